@@ -1,0 +1,5 @@
+import sys
+
+from blackjack.cli import main
+
+sys.exit(main())
