@@ -1,0 +1,53 @@
+# Hall of Thoth: `make run` serves the app, `make test` runs every check. Both set up first.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PY := $(BIN)/python
+LANGS := uk ru be cs hy
+export PYTHONDONTWRITEBYTECODE := 1
+
+.PHONY: run test setup check lint messages translations-check pytest clean
+
+$(VENV)/.installed: pyproject.toml
+	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Python 3.11 is needed"'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	@touch $@
+
+setup: $(VENV)/.installed
+	@command -v msgfmt >/dev/null || { echo "msgfmt not found: install GNU gettext (apt-get install gettext)"; exit 1; }
+	$(PY) manage.py compilemessages --verbosity 0 --ignore '.venv/*' --ignore 'staticfiles/*'
+	$(PY) manage.py migrate --noinput --verbosity 0
+	$(PY) manage.py bootstrap
+
+run: setup
+	$(PY) manage.py runserver 127.0.0.1:8000
+
+lint: $(VENV)/.installed
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+translations-check:
+	@status=0; for lang in $(LANGS); do \
+	  po=locale/$$lang/LC_MESSAGES/django.po; \
+	  stats=$$(msgfmt --check --statistics -o /dev/null $$po 2>&1) || status=1; \
+	  echo "$$lang: $$stats"; \
+	  case "$$stats" in *untranslated*|*fuzzy*) status=1;; esac; \
+	done; exit $$status
+
+check: setup lint translations-check
+	$(PY) manage.py makemigrations --check --dry-run --verbosity 1
+
+pytest: setup
+	$(BIN)/pytest -m "not slow"
+
+test: check pytest
+
+# Regenerate the catalogues after changing translatable text; then translate the new entries.
+messages: $(VENV)/.installed
+	$(PY) manage.py makemessages --no-obsolete --ignore '.venv/*' --ignore 'staticfiles/*' $(foreach l,$(LANGS),-l $(l))
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles test-artifacts

@@ -1,0 +1,91 @@
+"""Writes on accounts: guests, sign-up, the saved language. Views stay thin and call these."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.contrib.auth import login
+from django.db import transaction
+from django.http import HttpRequest
+from django.utils import translation
+
+from accounts.models import Role, User
+from core.languages import is_supported
+
+GUEST_USERNAME_PREFIX = "guest-"
+MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
+ALREADY_SIGNED_UP = "This browser is already signed in to a full account."
+UNKNOWN_LANGUAGE = "Unknown language code."
+
+
+def _new_guest_username() -> str:
+    while True:
+        name = f"{GUEST_USERNAME_PREFIX}{secrets.token_hex(6)}"
+        if not User.objects.filter(username=name).exists():
+            return name
+
+
+def user_get_or_create_guest(*, request: HttpRequest) -> User:
+    """The signed-in user; else a new guest, logged in so that it is bound to this session.
+
+    Called by the first action that needs an account (a bet, a drill answer), so a visitor
+    can play before deciding to sign up.
+    """
+    current = request.user
+    if current.is_authenticated:
+        assert isinstance(current, User)
+        return current
+    language = translation.get_language()
+    user = User(
+        username=_new_guest_username(),
+        is_guest=True,
+        role=Role.LEARNER,
+        preferred_language=language if language and is_supported(language) else "en",
+    )
+    user.set_unusable_password()
+    user.save()
+    login(request, user, backend=MODEL_BACKEND)
+    return user
+
+
+def user_sign_up(
+    *,
+    request: HttpRequest,
+    username: str,
+    password: str,
+    display_name: str = "",
+    role: str = Role.LEARNER,
+    preferred_language: str = "en",
+) -> User:
+    """Make the full account and log it in.
+
+    A guest is turned into the account in place (same primary key), so everything that
+    points at it — wallet, rounds, answers — now belongs to the full account.
+    """
+    if not is_supported(preferred_language):
+        raise ValueError(UNKNOWN_LANGUAGE)
+    current = request.user
+    with transaction.atomic():
+        if current.is_authenticated:
+            user = User.objects.select_for_update().get(pk=current.pk)
+            if not user.is_guest:
+                raise ValueError(ALREADY_SIGNED_UP)
+        else:
+            user = User()
+        user.username = username
+        user.display_name = display_name
+        user.role = role
+        user.preferred_language = preferred_language
+        user.is_guest = False
+        user.set_password(password)
+        user.save()
+    # Logging in again keeps the session's data for the same user and rotates its key.
+    login(request, user, backend=MODEL_BACKEND)
+    return user
+
+
+def user_set_preferred_language(*, user: User, language: str) -> None:
+    if not is_supported(language):
+        raise ValueError(UNKNOWN_LANGUAGE)
+    User.objects.filter(pk=user.pk).update(preferred_language=language)
+    user.preferred_language = language

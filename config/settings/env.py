@@ -1,0 +1,111 @@
+"""The one place that reads the process environment.
+
+Every setting that may differ between machines comes through :class:`Env`, so a reader can see
+in one file everything an operator may set, and tests can build an :class:`Env` from a plain
+mapping instead of patching ``os.environ``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
+
+SECRET_KEY_MISSING = "DJANGO_SECRET_KEY must be set in production."
+TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
+FALSE_WORDS = frozenset({"0", "false", "no", "off", ""})
+
+
+def default_database_url() -> str:
+    """The embedded default: an SQLite file beside ``manage.py``."""
+    return f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
+
+
+@dataclass(frozen=True)
+class Env:
+    """A read-only view of the variables this project understands.
+
+    >>> Env({"DJANGO_DEBUG": "false"}).debug(default=True)
+    False
+    >>> Env({}).allowed_hosts(default=["localhost"])
+    ['localhost']
+    """
+
+    values: Mapping[str, str] = field(default_factory=lambda: os.environ)
+
+    def _get(self, name: str) -> str | None:
+        value = self.values.get(name)
+        return value if value not in (None, "") else None
+
+    def debug(self, *, default: bool) -> bool:
+        raw = self._get("DJANGO_DEBUG")
+        if raw is None:
+            return default
+        word = raw.strip().lower()
+        if word in TRUE_WORDS:
+            return True
+        if word in FALSE_WORDS:
+            return False
+        raise ImproperlyConfigured(f"DJANGO_DEBUG must be true or false, not {raw!r}.")
+
+    def secret_key(self, *, default: str | None) -> str:
+        """The secret key; ``default=None`` makes it required (production)."""
+        raw = self._get("DJANGO_SECRET_KEY")
+        if raw is not None:
+            return raw
+        if default is None:
+            raise ImproperlyConfigured(SECRET_KEY_MISSING)
+        return default
+
+    def allowed_hosts(self, *, default: list[str]) -> list[str]:
+        raw = self._get("DJANGO_ALLOWED_HOSTS")
+        if raw is None:
+            return list(default)
+        return [host.strip() for host in raw.split(",") if host.strip()]
+
+    def database_url(self) -> str:
+        return self._get("DATABASE_URL") or default_database_url()
+
+    def database(self) -> dict[str, Any]:
+        """Django's ``DATABASES["default"]`` from ``DATABASE_URL``."""
+        config: dict[str, Any] = dict(dj_database_url.parse(self.database_url()))
+        if config["ENGINE"] == "django.db.backends.postgresql":
+            # Reuse connections between requests; health checks drop ones the server closed.
+            config["CONN_MAX_AGE"] = 60
+            config["CONN_HEALTH_CHECKS"] = True
+        return config
+
+    def redis_url(self) -> str | None:
+        return self._get("REDIS_URL")
+
+    def caches(self) -> dict[str, Any]:
+        """Redis when ``REDIS_URL`` is set (shared by every process), else local memory."""
+        url = self.redis_url()
+        if url:
+            return {
+                "default": {
+                    "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                    "LOCATION": url,
+                    "KEY_PREFIX": "thoth",
+                }
+            }
+        return {
+            "default": {
+                "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                "LOCATION": "thoth",
+            }
+        }
+
+    def ci(self) -> bool:
+        """True on a continuous-integration run, where a skipped browser test is a failure."""
+        return (self._get("CI") or "").strip().lower() in TRUE_WORDS
+
+
+env = Env()

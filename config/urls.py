@@ -1,0 +1,26 @@
+"""Every page lives under a language prefix (``/en/…``, ``/uk/…``); ``/`` picks one."""
+
+from django.conf.urls.i18n import i18n_patterns
+from django.contrib import admin
+from django.urls import include, path
+
+from core import views as core_views
+
+urlpatterns = [
+    path("", core_views.root_redirect, name="root"),
+]
+
+urlpatterns += i18n_patterns(
+    path("", include("core.urls")),
+    path("accounts/", include("accounts.urls")),
+    path("play/", include("game.urls")),
+    path("trainer/", include("trainer.urls")),
+    path("rules/", include("articles.urls")),
+    path("classes/", include("classroom.urls")),
+    path("admin/", admin.site.urls),
+)
+
+handler400 = "core.views.bad_request"
+handler403 = "core.views.permission_denied"
+handler404 = "core.views.page_not_found"
+handler500 = "core.views.server_error"

@@ -1,0 +1,28 @@
+"""What every page's layout needs: the language switcher and the hreflang alternates."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import DisallowedHost
+from django.http import HttpRequest
+
+from core.selectors import language_links, url_in_language
+
+
+def _absolute(request: HttpRequest, url: str) -> str:
+    # The 400 page for a forged Host header must still render: fall back to a relative URL.
+    try:
+        return request.build_absolute_uri(url)
+    except DisallowedHost:
+        return url
+
+
+def site(request: HttpRequest) -> dict[str, Any]:
+    links = language_links(request)
+    alternates = [
+        (link.code, _absolute(request, url_in_language(request, link.code, keep_query=False)))
+        for link in links
+    ]
+    alternates.append(("x-default", _absolute(request, "/")))
+    return {"language_links": links, "hreflang_alternates": alternates}

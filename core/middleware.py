@@ -1,0 +1,48 @@
+"""Remember the language a visitor chose, so that ``/`` sends them back to it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.utils import translation
+
+from accounts.services import user_set_preferred_language
+from core.languages import is_supported
+
+
+class PreferredLanguageMiddleware:
+    """On a page with a language prefix: save it for a signed-in user and in the cookie.
+
+    The switcher is a set of plain links to the same page in another language, so following
+    one of them is how a visitor changes language; this is where the change is remembered.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        code = translation.get_language_from_path(request.path_info)
+        language = code if code and is_supported(code) else None
+        user = getattr(request, "user", None)
+        if (
+            language
+            and user is not None
+            and user.is_authenticated
+            and user.preferred_language != language
+        ):
+            user_set_preferred_language(user=user, language=language)
+        response = self.get_response(request)
+        if language and request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) != language:
+            response.set_cookie(
+                settings.LANGUAGE_COOKIE_NAME,
+                language,
+                max_age=settings.LANGUAGE_COOKIE_AGE,
+                path=settings.LANGUAGE_COOKIE_PATH,
+                domain=settings.LANGUAGE_COOKIE_DOMAIN,
+                secure=settings.LANGUAGE_COOKIE_SECURE,
+                httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+                samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+            )
+        return response
