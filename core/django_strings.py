@@ -1,0 +1,35 @@
+"""Django's own messages that its Armenian or Belarusian catalogue leaves untranslated.
+
+Nothing calls :func:`_catalogue`; it exists so that ``makemessages`` copies these msgids into
+our catalogues, which take precedence over Django's (``LOCALE_PATHS``), and a visitor reads
+every sign-up error in their own language.
+"""
+
+from django.utils.translation import gettext, ngettext
+
+
+def _catalogue() -> list[str]:  # pragma: no cover - read by makemessages only
+    return [
+        gettext("The two password fields didn’t match."),
+        gettext("Enter the same password as before, for verification."),
+        gettext("Your password can’t be too similar to your other personal information."),
+        gettext("Your password can’t be a commonly used password."),
+        gettext("Your password can’t be entirely numeric."),
+        gettext("This password is too common."),
+        gettext("This password is entirely numeric."),
+        gettext("Required. 150 characters or fewer. Letters, digits and @/./+/-/_ only."),
+        gettext(
+            "Enter a valid username. This value may contain only letters, numbers, "
+            "and @/./+/-/_ characters."
+        ),
+        ngettext(
+            "This password is too short. It must contain at least %(min_length)d character.",
+            "This password is too short. It must contain at least %(min_length)d characters.",
+            8,
+        ),
+        ngettext(
+            "Your password must contain at least %(min_length)d character.",
+            "Your password must contain at least %(min_length)d characters.",
+            8,
+        ),
+    ]
