@@ -34,8 +34,9 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
         super().__init__(*args, **kwargs)
         self.fields["display_name"].help_text = _("Shown to your teacher and at the table.")
 
-    def clean_username(self) -> str:
-        username: str = super().clean_username()
-        if username.lower().startswith(GUEST_USERNAME_PREFIX):
+    def clean_username(self) -> str | None:
+        # Django's method returns None when it has already recorded "name taken".
+        username: str | None = super().clean_username()
+        if username and username.lower().startswith(GUEST_USERNAME_PREFIX):
             raise forms.ValidationError(RESERVED_USERNAME, code="reserved")
         return username

@@ -8,7 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
-from django.urls import reverse, translate_url
+from django.urls import reverse
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -19,6 +19,7 @@ from accounts.models import User
 from accounts.services import user_sign_up
 from core.http import HtmxHttpRequest
 from core.languages import is_supported
+from core.selectors import path_in_language
 
 
 def _safe_next(request: HtmxHttpRequest) -> str | None:
@@ -33,8 +34,11 @@ def _safe_next(request: HtmxHttpRequest) -> str | None:
 def _redirect_in_language(request: HtmxHttpRequest, language: str) -> HttpResponseRedirect:
     """Go on in the user's saved language: to ``next`` if it is safe, else the home page."""
     target = _safe_next(request)
-    with translation.override(language):
-        url = translate_url(target, language) if target else reverse("core:home")
+    if target:
+        url = path_in_language(target, language)
+    else:
+        with translation.override(language):
+            url = reverse("core:home")
     translation.activate(language)
     return HttpResponseRedirect(url)
 

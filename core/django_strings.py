@@ -23,8 +23,8 @@ def _catalogue() -> list[str]:  # pragma: no cover - read by makemessages only
             "and @/./+/-/_ characters."
         ),
         ngettext(
-            "This password is too short. It must contain at least %(min_length)d character.",
-            "This password is too short. It must contain at least %(min_length)d characters.",
+            "This password is too short. It must contain at least %d character.",
+            "This password is too short. It must contain at least %d characters.",
             8,
         ),
         ngettext(

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.http import HttpRequest
-from django.urls import Resolver404, resolve, reverse
+from django.urls import Resolver404, resolve, reverse, translate_url
 from django.utils import translation
 
 from core.languages import NAMES_IN_THEMSELVES, is_supported, language_codes
@@ -45,6 +45,17 @@ def url_in_language(request: HttpRequest, code: str, *, keep_query: bool = True)
             return reverse("core:home")
     query = request.META.get("QUERY_STRING", "")
     return f"{url}?{query}" if keep_query and query else url
+
+
+def path_in_language(path: str, code: str) -> str:
+    """A local path such as ``/en/trainer/?x=1`` moved into language ``code``.
+
+    >>> path_in_language("/en/no-such-page/", "uk")
+    '/en/no-such-page/'
+    """
+    source = translation.get_language_from_path(path) or translation.get_language()
+    with translation.override(source):
+        return translate_url(path, code)
 
 
 def language_links(request: HttpRequest) -> list[LanguageLink]:
