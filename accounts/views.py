@@ -58,9 +58,10 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
                 role=form.cleaned_data["role"],
                 preferred_language=form.cleaned_data["preferred_language"],
             )
-            messages.success(
-                request, _("Welcome to the Hall of Thoth, %(name)s.") % {"name": user.shown_name}
-            )
+            # The next page is in the language just chosen; so is the greeting.
+            with translation.override(user.preferred_language):
+                welcome = _("Welcome to the Hall of Thoth, %(name)s.") % {"name": user.shown_name}
+            messages.success(request, welcome)
             return _redirect_in_language(request, user.preferred_language)
     else:
         form = SignUpForm(initial={"preferred_language": translation.get_language()})
@@ -75,10 +76,11 @@ def login_view(request: HtmxHttpRequest) -> HttpResponse:
             user = form.get_user()
             assert isinstance(user, User)
             login(request, user)
-            messages.success(request, _("You are signed in."))
             language = user.preferred_language
             if not is_supported(language):
                 language = translation.get_language()
+            with translation.override(language):
+                messages.success(request, _("You are signed in."))
             return _redirect_in_language(request, language)
     else:
         form = AuthenticationForm(request)

@@ -231,3 +231,15 @@ def test_header_shows_account_links(client):
     assert '<span class="who">Ramesses</span>' in html
     assert 'action="/en/accounts/logout/"' in html
     assert "/en/accounts/signup/" not in html
+
+
+def test_greeting_is_in_the_language_chosen_at_sign_up(client):
+    response = client.post(
+        "/uk/accounts/signup/",
+        signup_data(display_name="Khufu", preferred_language="cs"),
+        follow=True,
+    )
+    assert response.redirect_chain == [("/cs/", 302)]
+    assert '<p class="message message-success">Vítejte v Síni Thovta, Khufu.</p>' in (
+        response.content.decode()
+    )

@@ -1,0 +1,123 @@
+"""Real-browser fixtures: Debian's Chromium driven by Playwright against pytest-django's live server.
+
+Later suites reuse ``browser``, ``page`` (1280×800), ``phone_page`` (360×740), ``axe_check`` and
+``screenshot``. Every page fixture fails its test if the page asked any host other than the live
+server for anything, or logged a console error (a CSP violation shows up there).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from config.settings.env import env
+
+# Playwright's sync API runs an event loop in this thread; the ORM calls in the tests are still
+# synchronous and safe, so let Django allow them.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+BLOCKING_IMPACTS = ("serious", "critical")
+
+pytestmark = pytest.mark.e2e
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/e2e/" in item.nodeid:
+            item.add_marker(pytest.mark.e2e)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        message = f"{CHROMIUM} is missing: apt-get install chromium"
+        if env.ci():
+            pytest.fail(f"CI=true: {message}")
+        pytest.skip(message)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def _watched_page(browser: Browser, live_server, width: int, height: int) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    allowed = urlsplit(live_server.url).netloc
+    foreign: list[str] = []
+    errors: list[str] = []
+    page.on(
+        "request",
+        lambda request: (
+            foreign.append(request.url)
+            if urlsplit(request.url).scheme in ("http", "https")
+            and urlsplit(request.url).netloc != allowed
+            else None
+        ),
+    )
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert foreign == [], f"requests to third-party hosts: {foreign}"
+    # A 4xx page that a test opens on purpose logs "Failed to load resource"; nothing else may.
+    unexpected = [e for e in errors if "Failed to load resource" not in e]
+    assert unexpected == [], f"console errors: {unexpected}"
+
+
+@pytest.fixture
+def page(browser: Browser, live_server) -> Iterator[Page]:
+    yield from _watched_page(browser, live_server, 1280, 800)
+
+
+@pytest.fixture
+def phone_page(browser: Browser, live_server) -> Iterator[Page]:
+    yield from _watched_page(browser, live_server, 360, 740)
+
+
+def _axe_check(page: Page) -> None:
+    """Fail on any serious or critical axe-core violation of the page as it is now."""
+    results = Axe().run(page)
+    violations = [v for v in results.response["violations"] if v.get("impact") in BLOCKING_IMPACTS]
+    report = "\n".join(
+        f"{v['impact']}: {v['id']}: {v['help']} — "
+        + "; ".join(node["target"][0] for node in v["nodes"][:5])
+        for v in violations
+    )
+    assert violations == [], f"axe violations on {page.url}:\n{report}"
+
+
+@pytest.fixture
+def axe_check() -> Callable[[Page], None]:
+    return _axe_check
+
+
+def _screenshot(page: Page, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+@pytest.fixture
+def screenshot() -> Callable[[Page, str], Path]:
+    return _screenshot
