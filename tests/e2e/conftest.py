@@ -1,4 +1,4 @@
-"""Real-browser fixtures: Debian's Chromium driven by Playwright against pytest-django's live server.
+"""Real-browser fixtures: Debian's Chromium driven by Playwright against the live server.
 
 Later suites reuse ``browser``, ``page`` (1280×800), ``phone_page`` (360×740), ``axe_check`` and
 ``screenshot``. Every page fixture fails its test if the page asked any host other than the live
