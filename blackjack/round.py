@@ -34,7 +34,7 @@ Choices the rules leave open, made as a real table with these rules would make t
 >>> cards = parse_cards("9c 6h 2d 10c Ks 7d")
 >>> state = start_round(rules=PRESETS["thoth"], bets={1: 500}, shoe=Shoe.from_cards(cards))
 >>> sorted(m.value for m in legal_moves(state))
-['double', 'hit', 'split', 'stand']
+['double', 'hit', 'stand']
 >>> state = apply(state, Move.DOUBLE)
 >>> state.phase, state.box(1).hands[0].outcome, state.box(1).hands[0].paid
 (<Phase.SETTLED: 'settled'>, <Outcome.WIN: 'win'>, 2000)
