@@ -160,6 +160,81 @@ SURRENDER_VS_ACE: Final[Refusal] = (
 _ALL_MOVES = tuple(Move)
 
 
+# Named tuples built through ``tuple.__new__``: a third of the cost of calling the class,
+# which matters on the path that must play 10,000 five-box rounds a second.
+_tnew = tuple.__new__
+
+
+def _event(
+    kind: EventKind,
+    seat: int | None = None,
+    hand: int | None = None,
+    card: Card | None = None,
+    move: Move | None = None,
+    staked: Money = 0,
+    paid: Money = 0,
+    outcome: Outcome | None = None,
+    blackjack: bool | None = None,
+) -> Event:
+    return _tnew(Event, (kind, seat, hand, card, move, staked, paid, outcome, blackjack))
+
+
+def _hand(
+    cards: tuple[Card, ...],
+    bet: int,
+    doubled: bool = False,
+    from_split: bool = False,
+    split_aces: bool = False,
+    finished: bool = False,
+    surrendered: bool = False,
+    outcome: Outcome | None = None,
+    paid: Money | None = None,
+) -> Hand:
+    return _tnew(
+        Hand, (cards, bet, doubled, from_split, split_aces, finished, surrendered, outcome, paid)
+    )
+
+
+def _box(
+    seat: int,
+    bet: int,
+    hands: tuple[Hand, ...],
+    insurance: Money = 0,
+    insurance_answer: Move | None = None,
+    insurance_paid: Money | None = None,
+) -> Box:
+    return _tnew(Box, (seat, bet, hands, insurance, insurance_answer, insurance_paid))
+
+
+_STATE_SLOTS = tuple(
+    RoundState.__dict__[name].__set__
+    for name in (
+        "rules",
+        "boxes",
+        "dealer",
+        "shoe",
+        "phase",
+        "turn",
+        "revealed",
+        "peeked",
+        "events",
+        "_verdicts",
+    )
+)
+_SHOE_SLOTS = tuple(Shoe.__dict__[name].__set__ for name in ("cards", "position", "decks"))
+_onew = object.__new__
+
+
+def _make_shoe(cards: tuple[Card, ...], position: int, decks: int) -> Shoe:
+    """``Shoe(cards, position, decks)`` without the frozen dataclass's slow ``__init__``."""
+    shoe: Shoe = _onew(Shoe)
+    s_cards, s_pos, s_decks = _SHOE_SLOTS
+    s_cards(shoe, cards)
+    s_pos(shoe, position)
+    s_decks(shoe, decks)
+    return shoe
+
+
 def half(bet: int) -> Money:
     """Half a bet, exactly: the insurance stake and what a surrender returns.
 
@@ -172,27 +247,38 @@ def half(bet: int) -> Money:
 # --- legality ------------------------------------------------------------------------------
 
 
-def _verdicts(state: RoundState, balance: int | None) -> dict[Move, Refusal | None]:
-    """Every move mapped to ``None`` (legal now) or the reason it is refused."""
+def _rule_verdicts(state: RoundState) -> tuple[dict[Move, Refusal | None], frozenset[Move]]:
+    """Every move mapped to ``None`` (the rules allow it now) or the reason they do not, and
+    the set of moves allowed.
+
+    The wallet is not considered here (see :func:`_verdicts`).  A state never changes, so
+    the answer is kept on it: asking twice (``legal_moves``, then ``apply``) costs once.
+    The dictionaries may be shared between states; nobody changes them.
+    """
+    memo = state._verdicts
+    if memo is not None:
+        return memo
+    out = _compute_rule_verdicts(state)
+    memo = (out, frozenset(m for m, why in out.items() if why is None))
+    object.__setattr__(state, "_verdicts", memo)
+    return memo
+
+
+def _compute_rule_verdicts(state: RoundState) -> dict[Move, Refusal | None]:
     phase = state.phase
     if phase is Phase.SETTLED or state.turn is None:
-        return dict.fromkeys(_ALL_MOVES, ROUND_OVER)
+        return _OVER
+    if phase is Phase.INSURANCE:
+        return _INSURANCE
     seat, h = state.turn
     box = state.box(seat)
     rules = state.rules
-    if phase is Phase.INSURANCE:
-        out: dict[Move, Refusal | None] = dict.fromkeys(PLAY_MOVES, INSURANCE_PENDING)
-        out[Move.DECLINE] = None
-        even_money = is_blackjack(box.hands[0].cards, from_split=False)
-        short = not even_money and balance is not None and balance < half(box.bet)
-        out[Move.INSURE] = INSUFFICIENT_BALANCE if short else None
-        return out
-    out = dict.fromkeys(INSURANCE_MOVES, NO_INSURANCE_NOW)
     hand = box.hands[h]
     cards = hand.cards
-    first_two = len(cards) == 2 and not hand.doubled
-    can_pay = balance is None or balance >= hand.bet
     locked_aces = hand.split_aces and not rules.hit_split_aces
+    if len(cards) != 2:  # a hit (or doubled) hand: only hit or stand, whatever the rules
+        return _LATER_SURRENDER if rules.surrender is Surrender.LATE else _LATER
+    out: dict[Move, Refusal | None] = dict.fromkeys(INSURANCE_MOVES, NO_INSURANCE_NOW)
     out[Move.STAND] = None
     out[Move.HIT] = SPLIT_ACES_ONE_CARD if locked_aces else None
 
@@ -200,9 +286,7 @@ def _verdicts(state: RoundState, balance: int | None) -> dict[Move, Refusal | No
     soft = ace and hard <= 11
     total = hard + 10 if soft else hard
     double: Refusal | None = None
-    if not first_two:
-        double = DOUBLE_FIRST_TWO
-    elif hand.split_aces and (locked_aces or not rules.double_after_split):
+    if hand.split_aces and (locked_aces or not rules.double_after_split):
         double = DOUBLE_SPLIT_ACES
     elif hand.from_split and not rules.double_after_split:
         double = DOUBLE_AFTER_SPLIT
@@ -212,25 +296,21 @@ def _verdicts(state: RoundState, balance: int | None) -> dict[Move, Refusal | No
         double = DOUBLE_9_11
     elif rules.double_on is DoubleOn.TEN_TO_ELEVEN and not 10 <= total <= 11:
         double = DOUBLE_10_11
-    elif not can_pay:
-        double = INSUFFICIENT_BALANCE
     out[Move.DOUBLE] = double
 
     split: Refusal | None = None
-    if not first_two or not is_pair(cards, rules):
+    if not is_pair(cards, rules):
         split = SPLIT_NOT_PAIR
     elif len(box.hands) >= rules.max_hands:
         split = SPLIT_LIMIT
     elif hand.split_aces and not rules.resplit_aces:
         split = SPLIT_ACES_ONCE
-    elif not can_pay:
-        split = INSUFFICIENT_BALANCE
     out[Move.SPLIT] = split
 
     surrender: Refusal | None = None
     if rules.surrender is Surrender.NONE:
         surrender = SURRENDER_NONE
-    elif not first_two or len(box.hands) > 1:
+    elif len(box.hands) > 1:
         surrender = SURRENDER_FIRST_TWO
     elif not rules.surrender_vs_ace and state.dealer[0].rank == "A":
         surrender = SURRENDER_VS_ACE
@@ -238,12 +318,64 @@ def _verdicts(state: RoundState, balance: int | None) -> dict[Move, Refusal | No
     return out
 
 
+_OVER: dict[Move, Refusal | None] = dict.fromkeys(_ALL_MOVES, ROUND_OVER)
+_INSURANCE: dict[Move, Refusal | None] = {
+    **dict.fromkeys(PLAY_MOVES, INSURANCE_PENDING),
+    Move.INSURE: None,
+    Move.DECLINE: None,
+}
+_LATER: dict[Move, Refusal | None] = {
+    **dict.fromkeys(INSURANCE_MOVES, NO_INSURANCE_NOW),
+    Move.HIT: None,
+    Move.STAND: None,
+    Move.DOUBLE: DOUBLE_FIRST_TWO,
+    Move.SPLIT: SPLIT_NOT_PAIR,
+    Move.SURRENDER: SURRENDER_NONE,
+}
+_LATER_SURRENDER = {**_LATER, Move.SURRENDER: SURRENDER_FIRST_TWO}
+
+
+def cost(state: RoundState, move: Move) -> Money:
+    """What ``move`` takes from the wallet now: a double or a split the hand's bet, insurance
+    half the box's bet (even money nothing), anything else nothing.
+    """
+    if state.turn is None:
+        return 0
+    seat, h = state.turn
+    box = state.box(seat)
+    if move is Move.DOUBLE or move is Move.SPLIT:
+        return box.hands[h].bet
+    if move is Move.INSURE and not is_blackjack(box.hands[0].cards, from_split=False):
+        return half(box.bet)
+    return 0
+
+
+_PAID_MOVES = (Move.DOUBLE, Move.SPLIT, Move.INSURE)
+
+
+def _verdicts(state: RoundState, balance: int | None) -> dict[Move, Refusal | None]:
+    """The rules' verdicts, then the wallet's: a move the balance cannot cover is refused."""
+    out = _rule_verdicts(state)[0]
+    if balance is None:
+        return out
+    short = [m for m in _PAID_MOVES if out[m] is None and cost(state, m) > balance]
+    if not short:
+        return out
+    out = dict(out)
+    for m in short:
+        out[m] = INSUFFICIENT_BALANCE
+    return out
+
+
 def legal_moves(state: RoundState, *, balance: int | None = None) -> frozenset[Move]:
     """The moves the hand (or box, when insurance is asked) in turn may make now.
 
+    This is the one place that says what is legal: :func:`apply` refuses everything else.
     ``balance`` is what the wallet still holds; a double, a split or insurance it cannot cover
     is not legal.  ``None``: no limit.
     """
+    if balance is None:
+        return _rule_verdicts(state)[1]
     return frozenset(m for m, why in _verdicts(state, balance).items() if why is None)
 
 
@@ -274,6 +406,7 @@ class _Work:
         "pos",
         "revealed",
         "rules",
+        "shoe",
         "turn",
     )
 
@@ -281,6 +414,7 @@ class _Work:
         self.rules = state.rules
         self.boxes = list(state.boxes)
         self.dealer = list(state.dealer)
+        self.shoe = state.shoe
         self.cards = state.shoe.cards
         self.pos = state.shoe.position
         self.decks = state.shoe.decks
@@ -295,17 +429,26 @@ class _Work:
             self.bi = next(i for i, b in enumerate(self.boxes) if b.seat == seat)
 
     def freeze(self) -> RoundState:
-        return RoundState(
-            self.rules,
-            tuple(self.boxes),
-            tuple(self.dealer),
-            Shoe(self.cards, self.pos, self.decks),
-            self.phase,
-            self.turn,
-            self.revealed,
-            self.peeked,
-            tuple(self.events),
+        """The new state, built through the slots (a frozen dataclass's ``__init__`` costs
+        more than the rest of a simple move)."""
+        shoe = self.shoe
+        if shoe.position != self.pos or shoe.cards is not self.cards:
+            shoe = _make_shoe(self.cards, self.pos, self.decks)
+        state: RoundState = _onew(RoundState)
+        s_rules, s_boxes, s_dealer, s_shoe, s_phase, s_turn, s_rev, s_peek, s_ev, s_memo = (
+            _STATE_SLOTS
         )
+        s_rules(state, self.rules)
+        s_boxes(state, tuple(self.boxes))
+        s_dealer(state, tuple(self.dealer))
+        s_shoe(state, shoe)
+        s_phase(state, self.phase)
+        s_turn(state, self.turn)
+        s_rev(state, self.revealed)
+        s_peek(state, self.peeked)
+        s_ev(state, tuple(self.events))
+        s_memo(state, None)
+        return state
 
     def draw(self) -> Card:
         if self.pos >= len(self.cards):
@@ -315,7 +458,7 @@ class _Work:
                     on_table.extend(h.cards)
             fresh = Shoe(self.cards, self.pos, self.decks).refilled(on_table)
             self.cards, self.pos = fresh.cards, 0
-            self.events.append(Event(EventKind.RESHUFFLE))
+            self.events.append(_event(EventKind.RESHUFFLE))
         card = self.cards[self.pos]
         self.pos += 1
         return card
@@ -323,12 +466,12 @@ class _Work:
     def set_hand(self, bi: int, h: int, hand: Hand) -> None:
         b = self.boxes[bi]
         hands = (*b.hands[:h], hand, *b.hands[h + 1 :])
-        self.boxes[bi] = Box(
+        self.boxes[bi] = _box(
             b.seat, b.bet, hands, b.insurance, b.insurance_answer, b.insurance_paid
         )
 
     def settle(self, bi: int, h: int, hand: Hand, outcome: Outcome, paid: Money) -> Hand:
-        hand = Hand(
+        hand = _hand(
             hand.cards,
             hand.bet,
             hand.doubled,
@@ -341,15 +484,15 @@ class _Work:
         )
         self.set_hand(bi, h, hand)
         self.events.append(
-            Event(EventKind.SETTLE, self.boxes[bi].seat, h, paid=paid, outcome=outcome)
+            _event(EventKind.SETTLE, self.boxes[bi].seat, h, paid=paid, outcome=outcome)
         )
         return hand
 
     def settle_insurance(self, bi: int, paid: Money) -> None:
         b = self.boxes[bi]
-        self.boxes[bi] = Box(b.seat, b.bet, b.hands, b.insurance, b.insurance_answer, paid)
+        self.boxes[bi] = _box(b.seat, b.bet, b.hands, b.insurance, b.insurance_answer, paid)
         outcome = Outcome.WIN if paid else Outcome.LOSE
-        self.events.append(Event(EventKind.INSURANCE, b.seat, paid=paid, outcome=outcome))
+        self.events.append(_event(EventKind.INSURANCE, b.seat, paid=paid, outcome=outcome))
 
     def dealer_blackjack(self) -> bool:
         return is_blackjack(self.dealer[:2], from_split=False)
@@ -384,8 +527,8 @@ class _Work:
         stake: Money = 0
         if move is Move.INSURE and not is_blackjack(hand.cards, from_split=False):
             stake = half(b.bet)
-        self.events.append(Event(EventKind.MOVE, b.seat, 0, move=move, staked=stake))
-        self.boxes[bi] = Box(b.seat, b.bet, b.hands, stake, move, None)
+        self.events.append(_event(EventKind.MOVE, b.seat, 0, move=move, staked=stake))
+        self.boxes[bi] = _box(b.seat, b.bet, b.hands, stake, move, None)
         if move is Move.INSURE and not stake:
             self.settle(bi, 0, hand, Outcome.EVEN_MONEY, 2 * hand.bet)
         if bi + 1 < len(self.boxes):
@@ -399,7 +542,7 @@ class _Work:
         if self.rules.peeks_under(up):
             self.peeked = True
             bj = self.dealer_blackjack()
-            self.events.append(Event(EventKind.PEEK, blackjack=bj))
+            self.events.append(_event(EventKind.PEEK, blackjack=bj))
             if bj:
                 self.end_on_peeked_blackjack()
                 return
@@ -426,7 +569,7 @@ class _Work:
 
     def reveal(self) -> None:
         self.revealed = True
-        self.events.append(Event(EventKind.REVEAL, card=self.dealer[1]))
+        self.events.append(_event(EventKind.REVEAL, card=self.dealer[1]))
 
     def advance(self, bi: int, h: int) -> None:
         """Give the turn to the first unfinished hand from ``(bi, h)`` on, else to the dealer."""
@@ -438,7 +581,7 @@ class _Work:
                 hand = b.hands[h]
                 if not hand.finished and len(hand.cards) == 1:
                     card = self.draw()
-                    self.events.append(Event(EventKind.DEAL, b.seat, h, card=card))
+                    self.events.append(_event(EventKind.DEAL, b.seat, h, card=card))
                     cards = (*hand.cards, card)
                     done = best_total(cards) == 21 or (
                         hand.split_aces
@@ -449,7 +592,7 @@ class _Work:
                             and len(b.hands) < rules.max_hands
                         )
                     )
-                    hand = Hand(cards, hand.bet, False, True, hand.split_aces, done)
+                    hand = _hand(cards, hand.bet, False, True, hand.split_aces, done)
                     self.set_hand(bi, h, hand)
                     b = boxes[bi]
                 if not hand.finished:
@@ -467,20 +610,20 @@ class _Work:
         seat, h = self.turn
         hand = self.boxes[bi].hands[h]
         if move is Move.STAND:
-            self.events.append(Event(EventKind.MOVE, seat, h, move=move))
+            self.events.append(_event(EventKind.MOVE, seat, h, move=move))
             self.set_hand(bi, h, _finished(hand))
             self.advance(bi, h + 1)
         elif move is Move.HIT or move is Move.DOUBLE:
             doubled = move is Move.DOUBLE
             staked = hand.bet if doubled else 0
-            self.events.append(Event(EventKind.MOVE, seat, h, move=move, staked=staked))
+            self.events.append(_event(EventKind.MOVE, seat, h, move=move, staked=staked))
             card = self.draw()
-            self.events.append(Event(EventKind.DEAL, seat, h, card=card))
+            self.events.append(_event(EventKind.DEAL, seat, h, card=card))
             cards = (*hand.cards, card)
             hard, ace = hard_and_ace(cards)
             total = hard + 10 if ace and hard <= 11 else hard
             done = doubled or total >= 21
-            hand = Hand(cards, hand.bet, doubled, hand.from_split, hand.split_aces, done)
+            hand = _hand(cards, hand.bet, doubled, hand.from_split, hand.split_aces, done)
             if hard > 21:
                 self.settle(bi, h, hand, Outcome.BUST, 0)
             else:
@@ -488,12 +631,12 @@ class _Work:
             if done:
                 self.advance(bi, h + 1)
         elif move is Move.SPLIT:
-            self.events.append(Event(EventKind.MOVE, seat, h, move=move, staked=hand.bet))
+            self.events.append(_event(EventKind.MOVE, seat, h, move=move, staked=hand.bet))
             aces = hand.cards[0].rank == "A"
-            first = Hand(hand.cards[:1], hand.bet, False, True, aces)
-            second = Hand(hand.cards[1:], hand.bet, False, True, aces)
+            first = _hand(hand.cards[:1], hand.bet, False, True, aces)
+            second = _hand(hand.cards[1:], hand.bet, False, True, aces)
             b = self.boxes[bi]
-            self.boxes[bi] = Box(
+            self.boxes[bi] = _box(
                 b.seat,
                 b.bet,
                 (*b.hands[:h], first, second, *b.hands[h + 1 :]),
@@ -503,8 +646,8 @@ class _Work:
             )
             self.advance(bi, h)
         elif move is Move.SURRENDER:
-            self.events.append(Event(EventKind.MOVE, seat, h, move=move))
-            hand = Hand(hand.cards, hand.bet, False, False, False, True, True)
+            self.events.append(_event(EventKind.MOVE, seat, h, move=move))
+            hand = _hand(hand.cards, hand.bet, False, False, False, True, True)
             up = RANK_POINTS[self.dealer[0].rank]
             if self.peeked or up not in (1, 10):
                 self.settle(bi, h, hand, Outcome.SURRENDER, half(hand.bet))
@@ -526,7 +669,7 @@ class _Work:
                     break
                 card = self.draw()
                 dealer.append(card)
-                self.events.append(Event(EventKind.DRAW, card=card))
+                self.events.append(_event(EventKind.DRAW, card=card))
         self.settle_all()
 
     def settle_all(self) -> None:
@@ -564,7 +707,7 @@ class _Work:
 
 
 def _finished(hand: Hand) -> Hand:
-    return Hand(hand.cards, hand.bet, hand.doubled, hand.from_split, hand.split_aces, True)
+    return _hand(hand.cards, hand.bet, hand.doubled, hand.from_split, hand.split_aces, True)
 
 
 def _needs_dealer_total(hand: Hand) -> bool:
@@ -595,24 +738,24 @@ def start_round(*, rules: Rules, bets: Mapping[int, int], shoe: Shoe) -> RoundSt
     seats = sorted(bets)
     empty = RoundState(rules, (), (), shoe, Phase.PLAYERS, None, False, False, ())
     w = _Work(empty)
-    w.events = [Event(EventKind.BET, seat, 0, staked=bets[seat]) for seat in seats]
+    w.events = [_event(EventKind.BET, seat, 0, staked=bets[seat]) for seat in seats]
     first: list[Card] = []
     for seat in seats:
         card = w.draw()
         first.append(card)
-        w.events.append(Event(EventKind.DEAL, seat, 0, card=card))
+        w.events.append(_event(EventKind.DEAL, seat, 0, card=card))
     up = w.draw()
     w.dealer.append(up)
-    w.events.append(Event(EventKind.DEALER_UP, card=up))
+    w.events.append(_event(EventKind.DEALER_UP, card=up))
     for seat, card in zip(seats, first, strict=True):
         second = w.draw()
-        w.events.append(Event(EventKind.DEAL, seat, 0, card=second))
+        w.events.append(_event(EventKind.DEAL, seat, 0, card=second))
         cards = (card, second)
         natural = is_blackjack(cards, from_split=False)
-        w.boxes.append(Box(seat, bets[seat], (Hand(cards, bets[seat], finished=natural),)))
+        w.boxes.append(_box(seat, bets[seat], (_hand(cards, bets[seat], finished=natural),)))
     hole = w.draw()
     w.dealer.append(hole)
-    w.events.append(Event(EventKind.HOLE, card=hole))
+    w.events.append(_event(EventKind.HOLE, card=hole))
     w.after_deal()
     return w.freeze()
 
@@ -634,10 +777,11 @@ def apply(
         raise IllegalMove(*ROUND_OVER)
     if seat is not None and seat != state.turn[0]:
         raise IllegalMove(*NOT_YOUR_TURN)
-    try:
-        move = Move(move)
-    except ValueError:
-        raise IllegalMove(*UNKNOWN_MOVE) from None
+    if not isinstance(move, Move):
+        try:
+            move = Move(move)
+        except ValueError:
+            raise IllegalMove(*UNKNOWN_MOVE) from None
     why = _verdicts(state, balance)[move]
     if why is not None:
         raise IllegalMove(*why)
