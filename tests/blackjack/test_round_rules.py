@@ -5,18 +5,18 @@ from fractions import Fraction
 
 import pytest
 
+from blackjack.cards import parse_cards
 from blackjack.moves import Move
 from blackjack.round import (
     EventKind,
     IllegalMove,
     Phase,
+    Shoe,
     apply,
     legal_moves,
     start_round,
 )
-from blackjack.round import Shoe
 from blackjack.rules import PRESETS, DoubleOn, Peek, Rules, Surrender
-from blackjack.cards import parse_cards
 from tests.blackjack.helpers import deal, play, results
 
 THOTH = PRESETS["thoth"]
