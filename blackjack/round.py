@@ -158,6 +158,7 @@ SURRENDER_VS_ACE: Final[Refusal] = (
 )
 
 _ALL_MOVES = tuple(Move)
+_DEALT = frozenset({EventKind.DEAL, EventKind.DEALER_UP, EventKind.HOLE, EventKind.DRAW})
 
 
 # Named tuples built through ``tuple.__new__``: a third of the cost of calling the class,
@@ -452,10 +453,8 @@ class _Work:
 
     def draw(self) -> Card:
         if self.pos >= len(self.cards):
-            on_table = list(self.dealer)
-            for b in self.boxes:
-                for h in b.hands:
-                    on_table.extend(h.cards)
+            # Every card dealt in this round is on the table, whatever it belongs to now.
+            on_table = [e.card for e in self.events if e.card is not None and e.kind in _DEALT]
             fresh = Shoe(self.cards, self.pos, self.decks).refilled(on_table)
             self.cards, self.pos = fresh.cards, 0
             self.events.append(_event(EventKind.RESHUFFLE))
