@@ -103,7 +103,7 @@ def _rule_verdicts(state: RoundState) -> tuple[dict[Move, Refusal | None], froze
     """Every move mapped to ``None`` (the rules allow it now) or the reason they do not, and
     the set of moves allowed.
 
-    The wallet is not considered here (see :func:`_verdicts`).  A state never changes, so
+    The wallet is not considered here (see :func:`verdicts`).  A state never changes, so
     the answer is kept on it: asking twice (``legal_moves``, then ``apply``) costs once.
     The dictionaries may be shared between states; nobody changes them.
     """
