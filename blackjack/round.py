@@ -43,11 +43,21 @@ Choices the rules leave open, made as a real table with these rules would make t
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Final
 
 from blackjack.cards import RANK_POINTS, Card
-from blackjack.hand import best_total, hard_and_ace, is_blackjack, is_pair
-from blackjack.moves import INSURANCE_MOVES, PLAY_MOVES, Move
+from blackjack.hand import best_total, hard_and_ace, is_blackjack
+from blackjack.legal import (
+    NOT_YOUR_TURN,
+    ROUND_OVER,
+    UNKNOWN_MOVE,
+    IllegalMove,
+    cost,
+    half,
+    legal_moves,
+    refusal,
+    verdicts,
+)
+from blackjack.moves import Move
 from blackjack.round_state import (
     MAX_BOXES,
     Box,
@@ -59,10 +69,9 @@ from blackjack.round_state import (
     Phase,
     RoundState,
     Settlement,
-    money,
     times,
 )
-from blackjack.rules import DoubleOn, Rules, Surrender
+from blackjack.rules import Rules
 from blackjack.serialize import from_json, player_view, to_json
 from blackjack.shoe import Shoe, ShoeExhausted, prepare_shoe
 
@@ -80,84 +89,18 @@ __all__ = [
     "Shoe",
     "ShoeExhausted",
     "apply",
+    "cost",
     "from_json",
     "legal_moves",
     "player_view",
     "prepare_shoe",
+    "refusal",
     "replay",
     "start_round",
     "to_json",
 ]
 
 
-class IllegalMove(ValueError):
-    """A move refused in the current state; ``code`` is one of the ``*_CODE`` constants."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-Refusal = tuple[str, str]
-
-ROUND_OVER: Final[Refusal] = ("round_over", "The round is over.")
-NOT_YOUR_TURN: Final[Refusal] = ("not_your_turn", "It is another box's turn.")
-INSURANCE_PENDING: Final[Refusal] = (
-    "insurance_pending",
-    "First answer the insurance offer: yes or no.",
-)
-NO_INSURANCE_NOW: Final[Refusal] = ("no_insurance_now", "Insurance is not on offer now.")
-UNKNOWN_MOVE: Final[Refusal] = ("unknown_move", "There is no such move.")
-INSUFFICIENT_BALANCE: Final[Refusal] = (
-    "insufficient_balance",
-    "The balance cannot cover this move.",
-)
-SPLIT_ACES_ONE_CARD: Final[Refusal] = (
-    "hit_not_allowed",
-    "Split aces receive one card each and nothing more.",
-)
-DOUBLE_FIRST_TWO: Final[Refusal] = (
-    "double_not_allowed",
-    "A hand may be doubled only on its first two cards.",
-)
-DOUBLE_SPLIT_ACES: Final[Refusal] = (
-    "double_not_allowed",
-    "Split aces receive one card each and may not be doubled.",
-)
-DOUBLE_AFTER_SPLIT: Final[Refusal] = (
-    "double_not_allowed",
-    "These rules allow no double after a split.",
-)
-DOUBLE_SOFT: Final[Refusal] = ("double_not_allowed", "These rules allow no double on a soft hand.")
-DOUBLE_9_11: Final[Refusal] = (
-    "double_not_allowed",
-    "These rules allow a double on 9, 10 or 11 only.",
-)
-DOUBLE_10_11: Final[Refusal] = (
-    "double_not_allowed",
-    "These rules allow a double on 10 or 11 only.",
-)
-SPLIT_NOT_PAIR: Final[Refusal] = (
-    "split_not_allowed",
-    "Only a pair may be split, on the first two cards.",
-)
-SPLIT_LIMIT: Final[Refusal] = (
-    "split_not_allowed",
-    "The box already has as many hands as the rules allow.",
-)
-SPLIT_ACES_ONCE: Final[Refusal] = ("split_not_allowed", "Aces may be split once only.")
-SURRENDER_NONE: Final[Refusal] = ("surrender_not_allowed", "These rules have no surrender.")
-SURRENDER_FIRST_TWO: Final[Refusal] = (
-    "surrender_not_allowed",
-    "Surrender only on the first two cards, before any other move.",
-)
-SURRENDER_VS_ACE: Final[Refusal] = (
-    "surrender_not_allowed",
-    "These rules allow no surrender against an ace.",
-)
-
-_ALL_MOVES = tuple(Move)
 _DEALT = frozenset({EventKind.DEAL, EventKind.DEALER_UP, EventKind.HOLE, EventKind.DRAW})
 
 
@@ -224,6 +167,8 @@ _STATE_SLOTS = tuple(
 )
 _SHOE_SLOTS = tuple(Shoe.__dict__[name].__set__ for name in ("cards", "position", "decks"))
 _onew = object.__new__
+_MOVE = EventKind.MOVE
+_DEAL = EventKind.DEAL
 
 
 def _make_shoe(cards: tuple[Card, ...], position: int, decks: int) -> Shoe:
@@ -234,159 +179,6 @@ def _make_shoe(cards: tuple[Card, ...], position: int, decks: int) -> Shoe:
     s_pos(shoe, position)
     s_decks(shoe, decks)
     return shoe
-
-
-def half(bet: int) -> Money:
-    """Half a bet, exactly: the insurance stake and what a surrender returns.
-
-    >>> half(100), half(5)
-    (50, Fraction(5, 2))
-    """
-    return money(bet, 2)
-
-
-# --- legality ------------------------------------------------------------------------------
-
-
-def _rule_verdicts(state: RoundState) -> tuple[dict[Move, Refusal | None], frozenset[Move]]:
-    """Every move mapped to ``None`` (the rules allow it now) or the reason they do not, and
-    the set of moves allowed.
-
-    The wallet is not considered here (see :func:`_verdicts`).  A state never changes, so
-    the answer is kept on it: asking twice (``legal_moves``, then ``apply``) costs once.
-    The dictionaries may be shared between states; nobody changes them.
-    """
-    memo = state._verdicts
-    if memo is not None:
-        return memo
-    out = _compute_rule_verdicts(state)
-    memo = (out, frozenset(m for m, why in out.items() if why is None))
-    object.__setattr__(state, "_verdicts", memo)
-    return memo
-
-
-def _compute_rule_verdicts(state: RoundState) -> dict[Move, Refusal | None]:
-    phase = state.phase
-    if phase is Phase.SETTLED or state.turn is None:
-        return _OVER
-    if phase is Phase.INSURANCE:
-        return _INSURANCE
-    seat, h = state.turn
-    box = state.box(seat)
-    rules = state.rules
-    hand = box.hands[h]
-    cards = hand.cards
-    locked_aces = hand.split_aces and not rules.hit_split_aces
-    if len(cards) != 2:  # a hit (or doubled) hand: only hit or stand, whatever the rules
-        return _LATER_SURRENDER if rules.surrender is Surrender.LATE else _LATER
-    out: dict[Move, Refusal | None] = dict.fromkeys(INSURANCE_MOVES, NO_INSURANCE_NOW)
-    out[Move.STAND] = None
-    out[Move.HIT] = SPLIT_ACES_ONE_CARD if locked_aces else None
-
-    hard, ace = hard_and_ace(cards)
-    soft = ace and hard <= 11
-    total = hard + 10 if soft else hard
-    double: Refusal | None = None
-    if hand.split_aces and (locked_aces or not rules.double_after_split):
-        double = DOUBLE_SPLIT_ACES
-    elif hand.from_split and not rules.double_after_split:
-        double = DOUBLE_AFTER_SPLIT
-    elif soft and not rules.double_soft:
-        double = DOUBLE_SOFT
-    elif rules.double_on is DoubleOn.NINE_TO_ELEVEN and not 9 <= total <= 11:
-        double = DOUBLE_9_11
-    elif rules.double_on is DoubleOn.TEN_TO_ELEVEN and not 10 <= total <= 11:
-        double = DOUBLE_10_11
-    out[Move.DOUBLE] = double
-
-    split: Refusal | None = None
-    if not is_pair(cards, rules):
-        split = SPLIT_NOT_PAIR
-    elif len(box.hands) >= rules.max_hands:
-        split = SPLIT_LIMIT
-    elif hand.split_aces and not rules.resplit_aces:
-        split = SPLIT_ACES_ONCE
-    out[Move.SPLIT] = split
-
-    surrender: Refusal | None = None
-    if rules.surrender is Surrender.NONE:
-        surrender = SURRENDER_NONE
-    elif len(box.hands) > 1:
-        surrender = SURRENDER_FIRST_TWO
-    elif not rules.surrender_vs_ace and state.dealer[0].rank == "A":
-        surrender = SURRENDER_VS_ACE
-    out[Move.SURRENDER] = surrender
-    return out
-
-
-_OVER: dict[Move, Refusal | None] = dict.fromkeys(_ALL_MOVES, ROUND_OVER)
-_INSURANCE: dict[Move, Refusal | None] = {
-    **dict.fromkeys(PLAY_MOVES, INSURANCE_PENDING),
-    Move.INSURE: None,
-    Move.DECLINE: None,
-}
-_LATER: dict[Move, Refusal | None] = {
-    **dict.fromkeys(INSURANCE_MOVES, NO_INSURANCE_NOW),
-    Move.HIT: None,
-    Move.STAND: None,
-    Move.DOUBLE: DOUBLE_FIRST_TWO,
-    Move.SPLIT: SPLIT_NOT_PAIR,
-    Move.SURRENDER: SURRENDER_NONE,
-}
-_LATER_SURRENDER = {**_LATER, Move.SURRENDER: SURRENDER_FIRST_TWO}
-
-
-def cost(state: RoundState, move: Move) -> Money:
-    """What ``move`` takes from the wallet now: a double or a split the hand's bet, insurance
-    half the box's bet (even money nothing), anything else nothing.
-    """
-    if state.turn is None:
-        return 0
-    seat, h = state.turn
-    box = state.box(seat)
-    if move is Move.DOUBLE or move is Move.SPLIT:
-        return box.hands[h].bet
-    if move is Move.INSURE and not is_blackjack(box.hands[0].cards, from_split=False):
-        return half(box.bet)
-    return 0
-
-
-_PAID_MOVES = (Move.DOUBLE, Move.SPLIT, Move.INSURE)
-
-
-def _verdicts(state: RoundState, balance: int | None) -> dict[Move, Refusal | None]:
-    """The rules' verdicts, then the wallet's: a move the balance cannot cover is refused."""
-    out = _rule_verdicts(state)[0]
-    if balance is None:
-        return out
-    short = [m for m in _PAID_MOVES if out[m] is None and cost(state, m) > balance]
-    if not short:
-        return out
-    out = dict(out)
-    for m in short:
-        out[m] = INSUFFICIENT_BALANCE
-    return out
-
-
-def legal_moves(state: RoundState, *, balance: int | None = None) -> frozenset[Move]:
-    """The moves the hand (or box, when insurance is asked) in turn may make now.
-
-    This is the one place that says what is legal: :func:`apply` refuses everything else.
-    ``balance`` is what the wallet still holds; a double, a split or insurance it cannot cover
-    is not legal.  ``None``: no limit.
-    """
-    if balance is None:
-        return _rule_verdicts(state)[1]
-    return frozenset(m for m, why in _verdicts(state, balance).items() if why is None)
-
-
-def refusal(state: RoundState, move: Move | str, *, balance: int | None = None) -> Refusal | None:
-    """Why ``move`` is not legal now, as ``(code, message)``, or ``None`` when it is."""
-    try:
-        move = Move(move)
-    except ValueError:
-        return UNKNOWN_MOVE
-    return _verdicts(state, balance)[move]
 
 
 # --- the work area: a mutable copy used inside one call, frozen on the way out --------------
@@ -464,10 +256,9 @@ class _Work:
 
     def set_hand(self, bi: int, h: int, hand: Hand) -> None:
         b = self.boxes[bi]
-        hands = (*b.hands[:h], hand, *b.hands[h + 1 :])
-        self.boxes[bi] = _box(
-            b.seat, b.bet, hands, b.insurance, b.insurance_answer, b.insurance_paid
-        )
+        old = b[2]
+        hands = (hand,) if len(old) == 1 else (*old[:h], hand, *old[h + 1 :])
+        self.boxes[bi] = _tnew(Box, (b[0], b[1], hands, b[3], b[4], b[5]))
 
     def settle(self, bi: int, h: int, hand: Hand, outcome: Outcome, paid: Money) -> Hand:
         hand = _hand(
@@ -609,15 +400,16 @@ class _Work:
         seat, h = self.turn
         hand = self.boxes[bi].hands[h]
         if move is Move.STAND:
-            self.events.append(_event(EventKind.MOVE, seat, h, move=move))
+            self.events.append(_tnew(Event, (_MOVE, seat, h, None, move, 0, 0, None, None)))
             self.set_hand(bi, h, _finished(hand))
             self.advance(bi, h + 1)
         elif move is Move.HIT or move is Move.DOUBLE:
             doubled = move is Move.DOUBLE
             staked = hand.bet if doubled else 0
-            self.events.append(_event(EventKind.MOVE, seat, h, move=move, staked=staked))
+            events = self.events
+            events.append(_tnew(Event, (_MOVE, seat, h, None, move, staked, 0, None, None)))
             card = self.draw()
-            self.events.append(_event(EventKind.DEAL, seat, h, card=card))
+            events.append(_tnew(Event, (_DEAL, seat, h, card, None, 0, 0, None, None)))
             cards = (*hand.cards, card)
             hard, ace = hard_and_ace(cards)
             total = hard + 10 if ace and hard <= 11 else hard
@@ -781,7 +573,7 @@ def apply(
             move = Move(move)
         except ValueError:
             raise IllegalMove(*UNKNOWN_MOVE) from None
-    why = _verdicts(state, balance)[move]
+    why = verdicts(state, balance)[move]
     if why is not None:
         raise IllegalMove(*why)
     w = _Work(state)
