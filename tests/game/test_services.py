@@ -338,7 +338,7 @@ def test_free_table_offers_no_insurance(learner, tables, rig):
 
 
 def test_live_pays_a_blackjack_against_a_low_card_at_once(learner, tables, rig):
-    rig(learner, tables["live"], boxes=["As Kd", "9s 9d"], dealer="9h 7c")
+    rig(learner, tables["live"], boxes=["As Kd", "10s 10d"], dealer="9h Kc")
     rnd = round_deal(user=learner, table=tables["live"], bets={0: 100, 1: 100})
     state = from_json(rnd.state)
     assert state.box(0).hands[0].outcome.value == "blackjack"
