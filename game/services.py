@@ -156,8 +156,11 @@ def wallet_get_or_create(*, user: User) -> Wallet:
 
 
 def _wallet_locked(user: User) -> Wallet:
-    wallet_get_or_create(user=user)
-    return Wallet.objects.select_for_update().get(user=user)
+    try:
+        return Wallet.objects.select_for_update().get(user=user)
+    except Wallet.DoesNotExist:
+        wallet_get_or_create(user=user)
+        return Wallet.objects.select_for_update().get(user=user)
 
 
 def top_up_threshold() -> Decimal:

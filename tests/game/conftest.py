@@ -36,8 +36,8 @@ def other(db: None) -> User:
 
 
 def set_shoe(user: User, table: Table, cards: Sequence[str]) -> Seat:
-    """Make the seat's shoe deal ``cards`` first (a fixed order: it is never reshuffled
-    while more than the reshuffle point (104 for eight decks) remain, so it is padded with filler)."""
+    """Make the seat's shoe deal ``cards`` first: a fixed order, padded with filler so that
+    more cards remain than any preset's reshuffle point (104 for eight decks)."""
     seat = seat_get_or_create(user=user, table=table)
     codes = [c.code for c in parse_cards(list(cards))]
     codes += [FILLER] * max(0, 120 - len(codes))

@@ -221,9 +221,7 @@ def test_each_decision_is_recorded_like_a_trainer_answer(learner, tables, rig):
     )
     assert d.hand == ["10s", "6d"] and d.dealer_up == "10h" and not d.correct
     assert d.ev_lost == pytest.approx(d.ev["hit"] - d.ev["stand"])
-    assert [(r["choice"], r["best"], r["correct"]) for r in rnd.review] == [
-        ("stand", "hit", False)
-    ]
+    assert [(r["choice"], r["best"], r["correct"]) for r in rnd.review] == [("stand", "hit", False)]
 
 
 def test_insurance_decision_is_recorded(learner, tables, rig):
@@ -302,7 +300,9 @@ def test_top_up_only_when_no_table_can_be_played(learner, tables, rig):
 
 def test_sixdeck_late_surrender_returns_half(learner, tables, rig):
     rig(learner, tables["sixdeck"], boxes=["10s 6d"], dealer="10h 7c")
-    rnd = play(learner, round_deal(user=learner, table=tables["sixdeck"], bets={0: 10}), "surrender")
+    rnd = play(
+        learner, round_deal(user=learner, table=tables["sixdeck"], bets={0: 10}), "surrender"
+    )
     assert rnd.status == "settled" and rnd.paid == Decimal(5)
     assert books(learner) == Decimal(995)
 
