@@ -161,7 +161,7 @@ def test_forged_move_is_400_with_a_translated_message(logged_in, learner, tables
     assert response.status_code == 400
     assert str(services.ENGINE_MESSAGES["split_not_allowed"]) in response.content.decode()
     with translation.override("uk"):
-        url = move_url(rnd)
+        url = reverse("game:move", args=[rnd.pk])
         expected = str(services.ENGINE_MESSAGES["split_not_allowed"])
     response = logged_in.post(url, {"move": "split", "seq": 0})
     assert response.status_code == 400
