@@ -16,8 +16,11 @@ Every level sees only its own hand and the up card: never the hole card or the s
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
+
+from django.core.cache import cache
 
 from blackjack.cards import Card
 from blackjack.ev import Analysis, analyze
@@ -109,19 +112,47 @@ def chart_move(
     return _best(chart_ev(rules, kind, row, up.points), legal)
 
 
-def analysis_for(
+@dataclass(frozen=True)
+class Options:
+    """The EV of each legal option (per unit of the initial bet) and, when an insurance or
+    even-money offer is made, what taking it adds."""
+
+    ev: dict[Move, float]
+    insurance: float | None
+
+
+def options_for(
     rules: Rules, hand: tuple[Card, ...], up: Card, split_hands: int = 1, from_split: bool = False
-) -> Analysis:
-    """Exact EVs of the options of ``hand`` against ``up`` from a full shoe less these cards."""
+) -> Options:
+    """Exact EVs of the options of ``hand`` against ``up`` from a full shoe less these cards.
+
+    The answer depends only on the cards' points (the first card kept in place: a split hand
+    names the card it was split from), and the same few thousand situations come back round
+    after round while a miss costs up to a few hundred ms.  So it is kept in this process and
+    in the shared cache (Redis in production: every app server fills it for the others).
+    """
     pair = is_pair(hand, rules) if len(hand) == 2 else False
-    return analyze(
-        rules,
-        [c.points for c in hand],
-        up.points,
-        split_hands=split_hands,
-        from_split=from_split,
-        pair=pair,
+    points = (hand[0].points, *sorted(c.points for c in hand[1:]))
+    return _options(rules, points, up.points, split_hands, from_split, pair)
+
+
+@lru_cache(maxsize=50_000)
+def _options(
+    rules: Rules, points: tuple[int, ...], up: int, split_hands: int, from_split: bool, pair: bool
+) -> Options:
+    key = "ev:" + ":".join(
+        [rules.key(), ".".join(map(str, points)), str(up), str(split_hands), str(int(from_split)),
+         str(int(pair))]
+    )  # fmt: skip
+    cached = cache.get(key)
+    if cached is not None:
+        ev, insurance = cached
+        return Options({Move(m): v for m, v in ev.items()}, insurance)
+    a: Analysis = analyze(
+        rules, list(points), up, split_hands=split_hands, from_split=from_split, pair=pair
     )
+    cache.set(key, ({m.value: v for m, v in a.ev.items()}, a.insurance), timeout=None)
+    return Options(dict(a.ev), a.insurance)
 
 
 def easy(
@@ -159,7 +190,7 @@ def hard(
     from_split: bool = False,
 ) -> Move:
     """The best move by exact EV for these cards."""
-    a = analysis_for(rules, hand, up, split_hands, from_split)
+    a = options_for(rules, hand, up, split_hands, from_split)
     if Move.INSURE in legal:
         return Move.INSURE if a.insurance is not None and a.insurance > 0 else Move.DECLINE
     return _best(a.ev, legal)

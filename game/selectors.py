@@ -248,7 +248,7 @@ def round_view(rnd: Round, *, balance: Decimal | None = None, hints: bool = Fals
                 HandView(
                     cards=cards_with_delays(hd["cards"], ("box", i, h)),
                     display=hd["display"],
-                    bet=fmt(hd["bet"] * (2 if hd["doubled"] else 1)),
+                    bet=fmt(hd["bet"]),
                     doubled=hd["doubled"],
                     outcome=outcome,
                     outcome_label=str(OUTCOME_NAMES[outcome]) if outcome else "",

@@ -366,7 +366,7 @@ def _record_decision(
     insurance = state.phase is Phase.INSURANCE
     hand = box.hands[0 if insurance else h]
     try:
-        a = ai.analysis_for(rules, hand.cards, up, len(box.hands), hand.from_split)
+        a = ai.options_for(rules, hand.cards, up, len(box.hands), hand.from_split)
     except ValueError:
         return None
     if insurance:
