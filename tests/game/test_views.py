@@ -25,14 +25,20 @@ def logged_in(client, learner):
     return client
 
 
+def en(name: str, *args: object) -> str:
+    """URLs of the English pages, whatever language an earlier test left active."""
+    with translation.override("en"):
+        return reverse(name, args=args)
+
+
 def table_url(slug: str = "scribes") -> str:
     with translation.override("en"):
-        return reverse("game:table", args=[slug])
+        return en("game:table", slug)
 
 
 def move_url(rnd: Round) -> str:
     with translation.override("en"):
-        return reverse("game:move", args=[rnd.pk])
+        return en("game:move", rnd.pk)
 
 
 def deal_rigged(learner, tables, rig, **cards) -> Round:
@@ -41,7 +47,7 @@ def deal_rigged(learner, tables, rig, **cards) -> Round:
 
 
 def test_lobby_lists_the_tables_and_the_balance(client, tables):
-    html = client.get(reverse("game:lobby")).content.decode()
+    html = client.get(en("game:lobby")).content.decode()
     for name in ("Scribes&#x27; table", "Priests&#x27; table", "Pharaoh&#x27;s table"):
         assert name in html
     assert "Variants table" in html and 'value="european"' in html
@@ -52,13 +58,13 @@ def test_lobby_lists_the_tables_and_the_balance(client, tables):
 def test_lobby_offers_the_top_up_when_due(logged_in, learner, tables):
     services.wallet_get_or_create(user=learner)
     Wallet.objects.filter(user=learner).update(balance=Decimal("0.50"))
-    assert "Free top-up" in logged_in.get(reverse("game:lobby")).content.decode()
+    assert "Free top-up" in logged_in.get(en("game:lobby")).content.decode()
 
 
 def test_variant_picker_leads_to_the_preset_table(client, tables):
-    response = client.get(reverse("game:variant"), {"preset": "sixdeck"})
+    response = client.get(en("game:variant"), {"preset": "sixdeck"})
     assert response.status_code == 302 and response.url == table_url("sixdeck")
-    assert client.get(reverse("game:variant"), {"preset": "scribes"}).status_code == 404
+    assert client.get(en("game:variant"), {"preset": "scribes"}).status_code == 404
 
 
 @pytest.mark.parametrize(
@@ -80,16 +86,14 @@ def test_table_page_shows_the_rules_in_one_line(client, tables, slug, line):
 
 def test_deal_by_plain_form_redirects_to_the_table(logged_in, learner, tables, rig):
     rig(learner, tables["scribes"], boxes=["10s 9d"], dealer="10h Qc")
-    response = logged_in.post(reverse("game:deal", args=["scribes"]), {"bet_0": "100"})
+    response = logged_in.post(en("game:deal", "scribes"), {"bet_0": "100"})
     assert response.status_code == 303 and response.url == table_url()
     assert Round.objects.get().human_seats == [0]
 
 
 def test_deal_by_htmx_returns_the_round_fragment(logged_in, learner, tables, rig):
     rig(learner, tables["scribes"], boxes=["10s 9d"], dealer="10h Qc")
-    response = logged_in.post(
-        reverse("game:deal", args=["scribes"]), {"bet_0": "100", "ai_3": "hard"}, **HTMX
-    )
+    response = logged_in.post(en("game:deal", "scribes"), {"bet_0": "100", "ai_3": "hard"}, **HTMX)
     html = response.content.decode()
     assert response.status_code == 200
     assert html.lstrip().startswith('<div id="round"')
@@ -99,14 +103,14 @@ def test_deal_by_htmx_returns_the_round_fragment(logged_in, learner, tables, rig
 
 
 def test_a_guest_is_made_on_the_first_bet(client, tables):
-    response = client.post(reverse("game:deal", args=["scribes"]), {"bet_2": "500"})
+    response = client.post(en("game:deal", "scribes"), {"bet_2": "500"})
     assert response.status_code == 303
     rnd = Round.objects.get()
     assert rnd.user.is_guest and rnd.human_seats == [2]
 
 
 def test_bad_bet_is_refused_with_a_message(logged_in, tables):
-    response = logged_in.post(reverse("game:deal", args=["scribes"]), {"bet_0": "150"}, **HTMX)
+    response = logged_in.post(en("game:deal", "scribes"), {"bet_0": "150"}, **HTMX)
     assert response.status_code == 400
     assert escape(str(services.BET_NOT_IN_CHIPS)) in response.content.decode()
 
@@ -118,8 +122,8 @@ def test_hole_card_and_shoe_never_leave_the_server_before_the_reveal(
     pages = [
         logged_in.get(table_url()),
         logged_in.get(table_url(), **HTMX),
-        logged_in.get(reverse("game:history_round", args=[rnd.pk])),
-        logged_in.get(reverse("game:history")),
+        logged_in.get(en("game:history_round", rnd.pk)),
+        logged_in.get(en("game:history")),
         logged_in.post(move_url(rnd), {"move": "split", "seq": 0}, **HTMX),  # refused
     ]
     for response in pages:
@@ -189,7 +193,7 @@ def test_another_users_round_is_404(client, other, learner, tables, rig):
     rnd = deal_rigged(learner, tables, rig, boxes=["10s 9d"], dealer="10h 7c")
     client.force_login(other)
     assert client.post(move_url(rnd), {"move": "stand", "seq": 0}).status_code == 404
-    assert client.get(reverse("game:history_round", args=[rnd.pk])).status_code == 404
+    assert client.get(en("game:history_round", rnd.pk)).status_code == 404
     client.logout()
     assert client.post(move_url(rnd), {"move": "stand", "seq": 0}).status_code == 404
     rnd.refresh_from_db()
@@ -233,7 +237,7 @@ def test_a_move_stays_under_the_query_budget(
 
 def test_hints_show_the_charts_move(logged_in, learner, tables, rig):
     deal_rigged(learner, tables, rig, boxes=["10s 6d"], dealer="10h 7c")
-    response = logged_in.post(reverse("game:hints", args=["scribes"]), {"on": "1"}, **HTMX)
+    response = logged_in.post(en("game:hints", "scribes"), {"on": "1"}, **HTMX)
     assert "The chart plays: Hit" in response.content.decode()
 
 
@@ -247,9 +251,9 @@ def test_review_after_the_round(logged_in, learner, tables, rig):
 def test_history_lists_rounds_with_every_card(logged_in, learner, tables, rig):
     rnd = deal_rigged(learner, tables, rig, boxes=["10s 9d"], dealer="10h 7c")
     logged_in.post(move_url(rnd), {"move": "stand", "seq": 0})
-    html = logged_in.get(reverse("game:history")).content.decode()
+    html = logged_in.get(en("game:history")).content.decode()
     assert f"#{rnd.pk}" in html
-    html = logged_in.get(reverse("game:history_round", args=[rnd.pk])).content.decode()
+    html = logged_in.get(en("game:history_round", rnd.pk)).content.decode()
     for line in ("Box 1: ten of spades", "Dealer&#x27;s hole card: seven of clubs",
                  "Box 1: Stand", "Box 1: Win, 200 paid"):  # fmt: skip
         assert line in html
@@ -261,7 +265,7 @@ def test_top_up_view(logged_in, learner, tables):
     # keep the books straight for the test: the entry that took the balance to 0
     wallet = Wallet.objects.get(user=learner)
     wallet.entries.create(kind="bet", amount=Decimal(-1000), balance_after=Decimal(0))
-    response = logged_in.post(reverse("game:top_up"), {"next": table_url()})
+    response = logged_in.post(en("game:top_up"), {"next": table_url()})
     assert response.status_code == 303 and response.url == table_url()
     wallet.refresh_from_db()
     assert wallet.balance == Decimal(1000)
