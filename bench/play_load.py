@@ -10,8 +10,10 @@ free port with ``config.settings.dev`` and ``DJANGO_DEBUG=false``, and runs ``--
 threads.  Each player is a fresh guest with its own session: it opens the Scribes' table, bets
 on one or two boxes with AI seat-mates, and plays every decision through the htmx move
 endpoint (a random legal move, insurance declined), waiting ``--think`` seconds between
-requests as a person would; it takes the free top-up when broke.  A warm-up of
-``--warmup`` seconds is not measured (the EV engine fills its caches in each worker).
+requests as a person would.  Below 200 debens it stakes what is left at the 1-200 table (a
+top-up is due only when no table's minimum can be covered), and takes the top-up when due.
+A warm-up of ``--warmup`` seconds is not measured: the EV engine fills its caches (in each
+worker, or once for all in Redis when ``REDIS_URL`` is set).
 
 It prints moves per second and the 50th/99th percentile latency of the move requests, then
 checks the books in the database: every wallet's balance equals the sum of its ledger, and no
@@ -43,6 +45,7 @@ MOVE_URL = re.compile(r'hx-post="(/en/play/round/\d+/move/)"')
 BUTTON = re.compile(r'name="move" value="(\w+)" data-key="\w" class="move"( disabled)?>')
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 TOP_UP = 'action="/en/play/top-up/"'
+BALANCE = re.compile(r'class="balance">([\d,.]+)<')
 
 
 def free_port() -> int:
@@ -90,14 +93,20 @@ class Player:
 
 
 def play(player: Player, stats: Stats, stop: float, measure_from: float, think: float) -> None:
-    table = "/en/play/table/scribes/"
-    html = player.request("GET", table)
+    scribes = "/en/play/table/scribes/"
+    html = player.request("GET", scribes)
     rng = player.rng
     while time.monotonic() < stop:
         if TOP_UP in html:
-            player.request("POST", "/en/play/top-up/", {"next": table})
-            html = player.request("GET", table)
-        bets = {f"bet_{b}": "100" for b in rng.sample(range(5), rng.choice((1, 2)))}
+            player.request("POST", "/en/play/top-up/", {"next": scribes})
+            html = player.request("GET", scribes)
+        found = BALANCE.search(html)
+        balance = float(found.group(1).replace(",", "")) if found else 0.0
+        if balance >= 200:
+            table, bet, boxes = scribes, 100, rng.choice((1, 2))
+        else:  # too little for the Scribes': stake what is left at the 1-200 table
+            table, bet, boxes = "/en/play/table/sixdeck/", max(1, int(balance)), 1
+        bets = {f"bet_{b}": str(bet) for b in rng.sample(range(5), boxes)}
         for b in range(5):
             if f"bet_{b}" not in bets and rng.random() < 0.5:
                 bets[f"ai_{b}"] = rng.choice(("easy", "normal", "hard"))
@@ -123,6 +132,8 @@ def play(player: Player, stats: Stats, stop: float, measure_from: float, think: 
         with stats.lock:
             stats.rounds += 1
         time.sleep(think * rng.uniform(0.5, 1.5))
+        if table != scribes:
+            html = player.request("GET", scribes)
 
 
 def check_books() -> list[str]:
