@@ -80,12 +80,19 @@ def _representative(kind: str, row: int) -> tuple[list[int], bool] | None:
 
 @lru_cache(maxsize=4096)
 def chart_ev(rules: Rules, kind: str, row: int, up: int) -> dict[Move, float]:
-    """The EV of each option in a chart cell, for its representative hand (cached)."""
+    """The EV of each option in a chart cell, for its representative hand (cached here and
+    in the shared cache)."""
     rep = _representative(kind, row)
     if rep is None:
         return {Move.STAND: 0.0} if row >= 21 else {Move.HIT: 0.0}
     cards, pair = rep
-    return dict(analyze(rules, cards, up, pair=pair).ev)
+    key = f"chart:{rules.key()}:{kind}:{row}:{up}"
+    cached = cache.get(key)
+    if cached is not None:
+        return {Move(m): v for m, v in cached.items()}
+    ev = dict(analyze(rules, cards, up, pair=pair).ev)
+    cache.set(key, {m.value: v for m, v in ev.items()}, timeout=None)
+    return ev
 
 
 def chart_move(
