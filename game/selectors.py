@@ -329,12 +329,10 @@ def round_view(rnd: Round, *, balance: Decimal | None = None, hints: bool = Fals
 
 def review_lines(rnd: Round) -> list[dict[str, Any]]:
     """The learner's decisions in this round: the move, the best move, and the EV lost."""
+    bets = {b["seat"]: Decimal(b["bet"]) for b in rnd.state["boxes"]}
     out = []
     for line in rnd.review:
-        bet = Decimal(rnd.state_dict()["boxes"][0]["bet"])
-        for b in rnd.state["boxes"]:
-            if b["seat"] == line["seat"]:
-                bet = Decimal(b["bet"])
+        bet = bets[line["seat"]]
         lost = Decimal(str(round(line["ev_lost"], 4)))
         out.append(
             {
@@ -415,8 +413,6 @@ def table_context(*, user: User | Any, table: Table) -> dict[str, Any]:
             }
         )
     view = round_view(rnd, balance=balance, hints=seat.hints) if rnd is not None else None
-    if view is not None:
-        view.shoe_remaining = view.shoe_remaining
     shoe_left = view.shoe_remaining if view is not None else _seat_shoe_left(seat, rules)
     return {
         "table": table,
