@@ -5,5 +5,14 @@ from game import views
 app_name = "game"
 
 urlpatterns = [
-    path("", views.index, name="index"),
+    path("", views.lobby, name="lobby"),
+    path("", views.lobby, name="index"),  # the foundation's navigation links here
+    path("variants/", views.variant, name="variant"),
+    path("top-up/", views.top_up, name="top_up"),
+    path("history/", views.history, name="history"),
+    path("history/<int:round_id>/", views.history_round, name="history_round"),
+    path("table/<slug:slug>/", views.table, name="table"),
+    path("table/<slug:slug>/deal/", views.deal, name="deal"),
+    path("table/<slug:slug>/hints/", views.hints, name="hints"),
+    path("round/<int:round_id>/move/", views.move, name="move"),
 ]

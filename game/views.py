@@ -1,11 +1,167 @@
-from django.http import HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+"""Play mode's pages.  Thin: read the request, call a service or a selector, render.
 
+An htmx request gets the ``round`` partial of the table page; a plain one the whole page or a
+redirect to it, so everything also works without JavaScript.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts.services import user_get_or_create_guest
 from core.http import HtmxHttpRequest
+from game import selectors, services
+from game.forms import parse_deal, parse_move
+from game.models import Round, Table
+
+ROUND_PARTIAL = "game/table.html#round"
+
+
+def _table(slug: str) -> Table:
+    return get_object_or_404(Table, slug=slug)
+
+
+def _table_response(
+    request: HtmxHttpRequest, table: Table, *, error: str = "", notice: str = "", status: int = 200
+) -> HttpResponse:
+    context = selectors.table_context(user=request.user, table=table)
+    context.update(error=error, notice=notice)
+    template = ROUND_PARTIAL if request.htmx else "game/table.html"
+    return render(request, template, context, status=status)
+
+
+def _see_table(table: Table) -> HttpResponseRedirect:
+    return HttpResponseRedirect(reverse("game:table", args=[table.slug]), status=303)  # type: ignore[return-value]
 
 
 @require_GET
-def index(request: HtmxHttpRequest) -> HttpResponse:
-    """An honest "coming soon" page until the play issue fills it."""
-    return render(request, "game/index.html")
+def lobby(request: HtmxHttpRequest) -> HttpResponse:
+    house, variants = selectors.lobby_tables()
+    balance = selectors.wallet_balance(user=request.user)
+    context = {
+        "house": [(t, selectors.table_name(t)) for t in house],
+        "variants": [
+            (t, selectors.table_name(t), selectors.rules_line(services.table_rules(t)))
+            for t in variants
+        ],
+        "balance_text": selectors.fmt(balance),
+        "top_up_due": services.top_up_due(balance=balance),
+        "fmt": selectors.fmt,
+    }
+    return render(request, "game/lobby.html", context)
+
+
+@require_GET
+def variant(request: HtmxHttpRequest) -> HttpResponse:
+    """The Variants table's picker: sit at the chosen preset's table."""
+    table = get_object_or_404(Table, slug=request.GET.get("preset", ""), kind=Table.Kind.VARIANT)
+    return redirect("game:table", table.slug)
+
+
+@require_POST
+def top_up(request: HtmxHttpRequest) -> HttpResponse:
+    user = user_get_or_create_guest(request=request)
+    try:
+        services.wallet_top_up(user=user)
+    except services.PlayError as exc:
+        messages.error(request, exc.message)
+    nxt = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(nxt, allowed_hosts={request.get_host()}):
+        nxt = reverse("game:lobby")
+    return HttpResponseRedirect(nxt, status=303)  # type: ignore[return-value]
+
+
+@require_GET
+def table(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    return _table_response(request, _table(slug))
+
+
+@require_POST
+def deal(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    table = _table(slug)
+    user = user_get_or_create_guest(request=request)
+    seat = selectors.table_seat(user=user, table=table)
+    try:
+        bets, levels = parse_deal(request.POST, seat if seat.pk else None)
+        services.round_deal(user=user, table=table, bets=bets, ai_levels=levels)
+    except services.PlayError as exc:
+        return _table_response(request, table, error=str(exc.message), status=400)
+    if request.htmx:
+        return _table_response(request, table)
+    return _see_table(table)
+
+
+@require_POST
+def move(request: HtmxHttpRequest, round_id: int) -> HttpResponse:
+    if not request.user.is_authenticated:
+        raise Http404
+    try:
+        rnd = selectors.user_round(user=request.user, round_id=round_id)
+    except Round.DoesNotExist:
+        raise Http404 from None
+    table = rnd.seat.table
+    try:
+        name, seq = parse_move(request.POST)
+        result = services.round_apply_move(
+            round_id=rnd.pk,
+            user=request.user,  # type: ignore[arg-type]
+            move=name,
+            seq=seq,
+        )
+    except services.PlayError as exc:
+        return _table_response(request, table, error=str(exc.message), status=400)
+    if result.stale:
+        if request.htmx:
+            return _table_response(request, table, notice=str(services.STALE_MOVE), status=409)
+        messages.info(request, services.STALE_MOVE)
+    if request.htmx:
+        return _table_response(request, table)
+    return _see_table(table)
+
+
+@require_POST
+def hints(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    table = _table(slug)
+    user = user_get_or_create_guest(request=request)
+    services.seat_set_hints(user=user, table=table, on=request.POST.get("on") == "1")
+    if request.htmx:
+        return _table_response(request, table)
+    return _see_table(table)
+
+
+@require_GET
+def history(request: HtmxHttpRequest) -> HttpResponse:
+    rounds = selectors.history(user=request.user)[:100] if request.user.is_authenticated else []  # type: ignore[arg-type]
+    rows = [
+        {
+            "round": r,
+            "table_name": selectors.table_name(r.seat.table),
+            "net": selectors.fmt(r.net),
+            "staked": selectors.fmt(r.staked),
+        }
+        for r in rounds
+    ]
+    return render(request, "game/history.html", {"rows": rows})
+
+
+@require_GET
+def history_round(request: HtmxHttpRequest, round_id: int) -> HttpResponse:
+    try:
+        rnd = selectors.user_round(user=request.user, round_id=round_id)
+    except Round.DoesNotExist:
+        raise Http404 from None
+    context = {
+        "round": rnd,
+        "table_name": selectors.table_name(rnd.seat.table),
+        "view": selectors.round_view(rnd),
+        "log": selectors.full_log(rnd),
+        "net": selectors.fmt(rnd.net),
+        "staked": selectors.fmt(rnd.staked),
+        "paid": selectors.fmt(rnd.paid),
+    }
+    return render(request, "game/round.html", context)

@@ -1,0 +1,36 @@
+"""Start-up rows of play mode: the three house tables and one table per other preset."""
+
+from __future__ import annotations
+
+from blackjack.rules import DEFAULT_PRESET, HOUSE_TABLES, PRESETS, stakes_for_preset
+from game.models import Table
+
+
+def table_rows() -> list[dict[str, object]]:
+    """Every table RULES.md describes: the house's three, then the variants in preset order
+    (their own stakes where the source gives them, else the Scribes')."""
+    rows: list[dict[str, object]] = []
+    for i, stakes in enumerate(HOUSE_TABLES):
+        rows.append(
+            {"slug": stakes.slug, "kind": Table.Kind.HOUSE, "preset": DEFAULT_PRESET,
+             "min_bet": stakes.min_bet, "max_bet": stakes.max_bet, "chips": list(stakes.chips),
+             "position": i}
+        )  # fmt: skip
+    for i, name in enumerate(n for n in PRESETS if n != DEFAULT_PRESET):
+        stakes = stakes_for_preset(name)
+        rows.append(
+            {"slug": name, "kind": Table.Kind.VARIANT, "preset": name,
+             "min_bet": stakes.min_bet, "max_bet": stakes.max_bet, "chips": list(stakes.chips),
+             "position": 10 + i}
+        )  # fmt: skip
+    return rows
+
+
+def run() -> list[str]:
+    lines = []
+    for row in table_rows():
+        slug = row.pop("slug")
+        _, created = Table.objects.update_or_create(slug=slug, defaults=row)
+        if created:
+            lines.append(f"table {slug} created")
+    return lines

@@ -1,0 +1,447 @@
+"""Reads of play mode, and the view of a round that the templates render.
+
+A round is rendered only from :func:`blackjack.round.player_view`: the hole card appears once
+the dealer reveals it, and of the shoe only the number of cards left.  Nothing in this module
+reads ``Round.state`` for anything else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from django.db.models import QuerySet
+from django.utils.formats import number_format
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from accounts.models import User
+from blackjack.cards import Card
+from blackjack.moves import Move
+from blackjack.round import from_json, player_view
+from blackjack.rules import Peek, Rules, Surrender
+from blackjack.serialize import money_from_json
+from game import ai
+from game.cardnames import CARD_NAMES
+from game.models import OPENING_BALANCE, Round, Seat, Table, Wallet
+from game.services import BOXES, rules_of, table_rules, to_decimal, top_up_due
+
+MAX_DELAY = 24  # animation delay classes .delay-0 … .delay-24 in table.css
+
+TABLE_NAMES: dict[str, Promise] = {
+    "scribes": gettext_lazy("Scribes' table"),
+    "priests": gettext_lazy("Priests' table"),
+    "pharaohs": gettext_lazy("Pharaoh's table"),
+    "live": gettext_lazy("Live casino rules"),
+    "sixdeck": gettext_lazy("Six-deck rules with surrender"),
+    "free": gettext_lazy("Free-play rules, no insurance"),
+    "european": gettext_lazy("European no-hole-card rules"),
+}
+LEVEL_NAMES: dict[str, Promise] = {
+    "easy": gettext_lazy("Easy"),
+    "normal": gettext_lazy("Normal"),
+    "hard": gettext_lazy("Hard"),
+}
+MOVE_NAMES: dict[str, Promise] = {
+    "hit": gettext_lazy("Hit"),
+    "stand": gettext_lazy("Stand"),
+    "double": gettext_lazy("Double"),
+    "split": gettext_lazy("Split"),
+    "surrender": gettext_lazy("Surrender"),
+    "insure": gettext_lazy("Insure"),
+    "decline": gettext_lazy("No insurance"),
+}
+OUTCOME_NAMES: dict[str, Promise] = {
+    "blackjack": gettext_lazy("Blackjack"),
+    "win": gettext_lazy("Win"),
+    "push": gettext_lazy("Push"),
+    "lose": gettext_lazy("Lose"),
+    "bust": gettext_lazy("Bust"),
+    "surrender": gettext_lazy("Surrendered"),
+    "even_money": gettext_lazy("Even money"),
+}
+
+
+def fmt(amount: Decimal | int) -> str:
+    """Debens as the page shows them: grouped, and without ``.00`` when whole."""
+    value = Decimal(amount)
+    places = 0 if value == value.to_integral_value() else 2
+    return number_format(value, decimal_pos=places, use_l10n=True, force_grouping=True)
+
+
+def table_name(table: Table) -> str:
+    return str(TABLE_NAMES.get(table.slug, table.slug))
+
+
+def rules_line(rules: Rules) -> str:
+    """The rules of a table in one line: "6 decks · dealer stands on all 17 · 3:2 · …"."""
+    parts = [
+        ngettext("%(n)d deck", "%(n)d decks", rules.decks) % {"n": rules.decks},
+        _("dealer hits soft 17") if rules.dealer_hits_soft_17 else _("dealer stands on all 17"),
+        f"{rules.blackjack_pays.numerator}:{rules.blackjack_pays.denominator}",
+        _("double after split") if rules.double_after_split else _("no double after split"),
+        _("late surrender") if rules.surrender is Surrender.LATE else _("no surrender"),
+    ]
+    if rules.peek is Peek.NONE:
+        parts.append(_("no hole card"))
+    if not rules.insurance:
+        parts.append(_("no insurance"))
+    return " · ".join(parts)
+
+
+@dataclass
+class CardView:
+    code: str
+    rank: str
+    suit: str
+    red: bool
+    name: str
+    new: bool = False
+    delay: int = 0
+
+
+def card_view(code: str, *, delay: int | None = None) -> CardView:
+    card = Card.parse(code)
+    return CardView(
+        code=card.code,
+        rank=card.rank,
+        suit=card.suit.symbol,
+        red=card.suit.is_red,
+        name=str(CARD_NAMES[card.code]),
+        new=delay is not None,
+        delay=min(delay or 0, MAX_DELAY),
+    )
+
+
+@dataclass
+class HandView:
+    cards: list[CardView]
+    display: str
+    bet: str
+    doubled: bool
+    outcome: str | None
+    outcome_label: str
+    paid: str
+    active: bool
+    number: int
+
+
+@dataclass
+class BoxView:
+    index: int
+    number: int
+    kind: str  # "you", "ai" or "empty"
+    level: str = ""
+    level_label: str = ""
+    bet: int = 0
+    hands: list[HandView] = field(default_factory=list)
+    insurance: str = ""
+    active: bool = False
+
+
+@dataclass
+class RoundView:
+    round_id: int
+    seq: int
+    playing: bool
+    insurance: bool
+    even_money: bool
+    dealer_cards: list[CardView]
+    dealer_hidden: int
+    dealer_display: str
+    boxes: list[BoxView]
+    legal: frozenset[str]
+    turn_box: int | None
+    shoe_remaining: int
+    log: list[tuple[str, int]]
+    announcement: str
+    reshuffled: bool
+    net: Decimal
+    net_text: str
+    review: list[dict[str, Any]]
+    hint: str = ""
+    hint_move: str = ""
+
+
+def _money(value: Any) -> Decimal:
+    return to_decimal(money_from_json(value))
+
+
+def _event_text(e: dict[str, Any]) -> str | None:
+    kind = e["kind"]
+    box = e.get("seat", 0) + 1
+    card = str(CARD_NAMES[e["card"]]) if "card" in e else ""
+    if kind == "deal":
+        return _("Box %(box)s: %(card)s") % {"box": box, "card": card}
+    if kind == "dealer_up":
+        return _("Dealer's up card: %(card)s") % {"card": card}
+    if kind == "hole":
+        return _("Dealer's second card, face down")
+    if kind == "move":
+        return _("Box %(box)s: %(move)s") % {"box": box, "move": MOVE_NAMES[e["move"]]}
+    if kind == "peek":
+        return _("The dealer has blackjack") if e.get("blackjack") else _("No dealer blackjack")
+    if kind == "reveal":
+        return _("Dealer's hole card: %(card)s") % {"card": card}
+    if kind == "draw":
+        return _("Dealer draws: %(card)s") % {"card": card}
+    if kind == "reshuffle":
+        return _("The shoe ran out: the discards are shuffled")
+    if kind == "settle":
+        return _("Box %(box)s: %(outcome)s, %(paid)s paid") % {
+            "box": box,
+            "outcome": OUTCOME_NAMES[e["outcome"]],
+            "paid": fmt(_money(e.get("paid", 0))),
+        }
+    if kind == "insurance":
+        return _("Box %(box)s: insurance %(outcome)s, %(paid)s paid") % {
+            "box": box,
+            "outcome": OUTCOME_NAMES[e["outcome"]],
+            "paid": fmt(_money(e.get("paid", 0))),
+        }
+    return None
+
+
+def round_view(rnd: Round, *, balance: Decimal | None = None, hints: bool = False) -> RoundView:
+    """Everything the table shows of a round, from the player's view of it only."""
+    state = from_json(rnd.state)
+    view = player_view(state, balance=None if balance is None else Fraction(balance))  # type: ignore[arg-type]
+    events = view["events"]
+    new = events[rnd.shown_from :] if rnd.seq else events
+    # The order in which this request's cards appear, for the animation delays.
+    delays: dict[tuple[Any, ...], list[int]] = {}
+    log: list[tuple[str, int]] = []
+    for i, e in enumerate(new):
+        if e["kind"] in ("deal",):
+            delays.setdefault(("box", e["seat"], e["hand"]), []).append(i)
+        elif e["kind"] in ("dealer_up", "draw", "reveal"):
+            delays.setdefault(("dealer",), []).append(i)
+        text = _event_text(e)
+        if text:
+            log.append((text, min(i, MAX_DELAY)))
+
+    def cards_with_delays(codes: list[str], key: tuple[Any, ...]) -> list[CardView]:
+        pending = delays.get(key, [])
+        first_new = len(codes) - len(pending)
+        return [
+            card_view(c, delay=pending[i - first_new] if i >= first_new else None)
+            for i, c in enumerate(codes)
+        ]
+
+    turn = view["turn"]
+    human = set(rnd.human_seats)
+    levels = {int(k): v for k, v in rnd.ai_levels.items()}
+    by_seat = {b["seat"]: b for b in view["boxes"]}
+    boxes = []
+    for i in range(BOXES):
+        b = by_seat.get(i)
+        if b is None:
+            boxes.append(BoxView(index=i, number=i + 1, kind="empty"))
+            continue
+        hands = []
+        for h, hd in enumerate(b["hands"]):
+            outcome = hd["outcome"]
+            hands.append(
+                HandView(
+                    cards=cards_with_delays(hd["cards"], ("box", i, h)),
+                    display=hd["display"],
+                    bet=fmt(hd["bet"]),
+                    doubled=hd["doubled"],
+                    outcome=outcome,
+                    outcome_label=str(OUTCOME_NAMES[outcome]) if outcome else "",
+                    paid=fmt(_money(hd["paid"])) if hd["paid"] is not None else "",
+                    active=turn == [i, h] and view["phase"] == "players",
+                    number=h + 1,
+                )
+            )
+        level = levels.get(i, "")
+        boxes.append(
+            BoxView(
+                index=i,
+                number=i + 1,
+                kind="you" if i in human else "ai",
+                level=level,
+                level_label=str(LEVEL_NAMES.get(level, "")),
+                bet=b["bet"],
+                hands=hands,
+                insurance=fmt(_money(b["insurance"])) if money_from_json(b["insurance"]) else "",
+                active=turn is not None and turn[0] == i,
+            )
+        )
+    dealer = view["dealer"]
+    insurance = view["phase"] == "insurance"
+    even_money = False
+    if insurance and turn is not None:
+        first = by_seat[turn[0]]["hands"][0]
+        even_money = bool(first["blackjack"])
+    net = rnd.net
+    if rnd.is_playing:
+        net_text = ""
+    elif net > 0:
+        net_text = _("You won %(amount)s debens.") % {"amount": fmt(net)}
+    elif net < 0:
+        net_text = _("You lost %(amount)s debens.") % {"amount": fmt(-net)}
+    else:
+        net_text = _("You broke even.")
+    texts = [t for t, _d in log]
+    if net_text:
+        texts.append(net_text)
+    if rnd.reshuffled and rnd.seq == 0:
+        texts.insert(0, _("A freshly shuffled shoe."))
+    rv = RoundView(
+        round_id=rnd.pk,
+        seq=rnd.seq,
+        playing=rnd.is_playing,
+        insurance=insurance,
+        even_money=even_money,
+        dealer_cards=cards_with_delays(dealer["cards"], ("dealer",)),
+        dealer_hidden=dealer["hidden"],
+        dealer_display=dealer["display"],
+        boxes=boxes,
+        legal=frozenset(view["legal_moves"]),
+        turn_box=turn[0] + 1 if turn is not None else None,
+        shoe_remaining=view["shoe_remaining"],
+        log=log,
+        announcement=" ".join(t if t.endswith(".") else t + "." for t in texts),
+        reshuffled=rnd.reshuffled,
+        net=net,
+        net_text=net_text,
+        review=review_lines(rnd) if not rnd.is_playing else [],
+    )
+    if hints and rnd.is_playing and turn is not None:
+        b_state = state.box(turn[0])
+        hand = b_state.hands[0 if insurance else turn[1]]
+        move = ai.chart_move(
+            state.rules,
+            hand.cards,
+            state.up_card,
+            frozenset(Move(m) for m in view["legal_moves"]),
+            len(b_state.hands),
+            hand.from_split,
+        )
+        rv.hint_move = move.value
+        rv.hint = _("The chart plays: %(move)s") % {"move": MOVE_NAMES[move.value]}
+    return rv
+
+
+def review_lines(rnd: Round) -> list[dict[str, Any]]:
+    """The learner's decisions in this round: the move, the best move, and the EV lost."""
+    bets = {b["seat"]: Decimal(b["bet"]) for b in rnd.state["boxes"]}
+    out = []
+    for line in rnd.review:
+        bet = bets[line["seat"]]
+        lost = Decimal(str(round(line["ev_lost"], 4)))
+        out.append(
+            {
+                "box": line["seat"] + 1,
+                "cards": [card_view(c) for c in line["cards"]],
+                "up": card_view(line["up"]),
+                "choice": MOVE_NAMES[line["choice"]],
+                "best": MOVE_NAMES[line["best"]],
+                "correct": line["correct"],
+                "ev_lost": f"{line['ev_lost']:.3f}",
+                "cost": fmt((lost * bet).quantize(Decimal("0.01"))),
+            }
+        )
+    return out
+
+
+# --- pages -------------------------------------------------------------------------------
+
+
+def wallet_balance(*, user: User | Any) -> Decimal:
+    """The balance, or the opening balance a visitor will start with."""
+    if not user.is_authenticated:
+        return OPENING_BALANCE
+    balance = Wallet.objects.filter(user=user).values_list("balance", flat=True).first()
+    return OPENING_BALANCE if balance is None else balance
+
+
+def lobby_tables() -> tuple[list[Table], list[Table]]:
+    tables = list(Table.objects.all())
+    return (
+        [t for t in tables if t.kind == Table.Kind.HOUSE],
+        [t for t in tables if t.kind == Table.Kind.VARIANT],
+    )
+
+
+def table_seat(*, user: User | Any, table: Table) -> Seat:
+    """The user's seat, or an unsaved one with the table's rules for a visitor without one."""
+    if user.is_authenticated:
+        seat = Seat.objects.filter(user=user, table=table).first()
+        if seat is not None:
+            return seat
+    return Seat(table=table, rules=table_rules(table).to_dict())
+
+
+def current_round(*, seat: Seat) -> Round | None:
+    """The round in play at the seat, else the last one (its result stays on the table)."""
+    if seat.pk is None:
+        return None
+    return Round.objects.filter(seat=seat).order_by("-id").first()
+
+
+def user_round(*, user: User | Any, round_id: int) -> Round:
+    """A round of this user's; ``Round.DoesNotExist`` for anyone else's."""
+    if not user.is_authenticated:
+        raise Round.DoesNotExist
+    return Round.objects.select_related("seat__table").get(pk=round_id, user=user)
+
+
+def history(*, user: User) -> QuerySet[Round]:
+    return Round.objects.filter(user=user).select_related("seat__table").order_by("-id")
+
+
+def table_context(*, user: User | Any, table: Table) -> dict[str, Any]:
+    """What the table page and its partial need."""
+    seat = table_seat(user=user, table=table)
+    rnd = current_round(seat=seat)
+    balance = wallet_balance(user=user)
+    rules = rules_of(seat)
+    chips = list(table.chips)
+    boxes = []
+    for i in range(BOXES):
+        boxes.append(
+            {
+                "index": i,
+                "number": i + 1,
+                "last_bet": seat.last_bets.get(str(i), 0),
+                "ai_level": seat.ai_levels.get(str(i), ""),
+            }
+        )
+    view = round_view(rnd, balance=balance, hints=seat.hints) if rnd is not None else None
+    shoe_left = view.shoe_remaining if view is not None else _seat_shoe_left(seat, rules)
+    return {
+        "table": table,
+        "table_name": table_name(table),
+        "seat": seat,
+        "rules_line": rules_line(rules),
+        "balance": balance,
+        "balance_text": fmt(balance),
+        "top_up_due": top_up_due(balance=balance),
+        "round": rnd,
+        "view": view,
+        "chips": [{"value": c, "label": fmt(c), "tier": i} for i, c in enumerate(chips)],
+        "bet_boxes": boxes,
+        "levels": [(k, str(v)) for k, v in LEVEL_NAMES.items()],
+        "shoe_left": shoe_left,
+        "min_bet": fmt(table.min_bet),
+        "max_bet": fmt(table.max_bet),
+        "step": min(chips),
+        "has_last_bets": bool(seat.last_bets),
+    }
+
+
+def _seat_shoe_left(seat: Seat, rules: Rules) -> int:
+    if seat.shoe:
+        return len(seat.shoe["cards"]) - int(seat.shoe["position"])
+    return rules.decks * 52
+
+
+def full_log(rnd: Round) -> list[str]:
+    """Every event of the round that a player may see, in order (history page)."""
+    view = player_view(from_json(rnd.state))
+    return [t for t in (_event_text(e) for e in view["events"]) if t]

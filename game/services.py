@@ -1,0 +1,462 @@
+"""Writes of play mode: wallets, top-ups, seats, dealing a round and applying a move.
+
+Every function here is one database transaction.  Rows are locked in one order, seat, then
+round, then wallet, so two requests never wait on each other in a circle:
+
+* a deal locks the seat (no second round can start on it) and then the wallet;
+* a move locks the round with its seat (one query), then the wallet.
+
+A move request carries the round's ``seq``; a request made on an older ``seq`` is not
+applied again (:class:`MoveResult` says ``stale``), which makes a double click or a second tab
+harmless.  The round row is saved with ``WHERE seq = <old seq>`` as well, so even a database
+without row locks (SQLite) never applies one move twice.
+
+The engine's amounts are exact ``int``/``Fraction`` values; :func:`to_decimal` turns them
+into the wallet's two-place ``Decimal`` and refuses anything that would need rounding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from random import Random
+from typing import Any, Final
+
+from django.db import IntegrityError, transaction
+from django.db.models import Min
+from django.utils import timezone
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+from blackjack.cards import Card
+from blackjack.moves import Move
+from blackjack.round import (
+    EventKind,
+    IllegalMove,
+    Money,
+    Phase,
+    RoundState,
+    Shoe,
+    apply,
+    from_json,
+    legal_moves,
+    prepare_shoe,
+    start_round,
+    to_json,
+)
+from blackjack.round import refusal as engine_refusal
+from blackjack.rules import PRESETS, Rules
+from game import ai
+from game.models import OPENING_BALANCE, TOP_UP_AMOUNT, LedgerEntry, Round, Seat, Table, Wallet
+from trainer.models import Decision
+from trainer.services import decision_record
+
+BOXES: Final = 5
+TWO_PLACES = Decimal("0.01")
+
+# Messages shown to the learner; the tests reuse these constants.
+NO_BET = _("Place a bet on at least one box.")
+BET_OUT_OF_LIMITS = _("Each bet must lie within the table's limits.")
+BET_NOT_IN_CHIPS = _("A bet must be made of the table's chips.")
+BET_OVER_BALANCE = _("Your balance cannot cover these bets.")
+UNKNOWN_BOX = _("There is no such box.")
+UNKNOWN_LEVEL = _("There is no such AI level.")
+ROUND_IN_PLAY = _("Finish the round in play first.")
+TOP_UP_NOT_DUE = _("A top-up is given only when your balance cannot cover any table's minimum.")
+STALE_MOVE = _("That move was already made; here is the table as it stands.")
+ENGINE_MESSAGES: Final[dict[str, Promise]] = {
+    "round_over": _("The round is over."),
+    "not_your_turn": _("It is another box's turn."),
+    "insurance_pending": _("First answer the insurance offer: yes or no."),
+    "no_insurance_now": _("Insurance is not on offer now."),
+    "unknown_move": _("There is no such move."),
+    "insufficient_balance": _("Your balance cannot cover this move."),
+    "hit_not_allowed": _("Split aces receive one card each and nothing more."),
+    "double_not_allowed": _("You may not double this hand."),
+    "split_not_allowed": _("You may not split this hand."),
+    "surrender_not_allowed": _("You may not surrender this hand."),
+}
+
+_STAKE_KINDS: Final = {
+    Move.DOUBLE: LedgerEntry.Kind.DOUBLE,
+    Move.SPLIT: LedgerEntry.Kind.SPLIT,
+    Move.INSURE: LedgerEntry.Kind.INSURANCE,
+}
+
+
+class PlayError(Exception):
+    """A request the rules or the wallet refuse; ``message`` is shown to the learner."""
+
+    def __init__(self, message: Promise | str, code: str = "refused") -> None:
+        super().__init__(str(message))
+        self.message = message
+        self.code = code
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    """The round after a move request; ``stale``: the request's seq was not current, so
+    nothing was applied (a repeated click, another tab)."""
+
+    round: Round
+    stale: bool = False
+
+
+def to_decimal(amount: Money | Decimal) -> Decimal:
+    """An engine amount as a two-place ``Decimal``, exactly.
+
+    >>> to_decimal(Fraction(15, 2)), to_decimal(6), to_decimal(Fraction(36, 5))
+    (Decimal('7.50'), Decimal('6.00'), Decimal('7.20'))
+    """
+    if isinstance(amount, Fraction):
+        value = Decimal(amount.numerator) / Decimal(amount.denominator)
+    else:
+        value = Decimal(amount)
+    out = value.quantize(TWO_PLACES)
+    if out != value:
+        raise ValueError(f"{amount} does not fit in two decimal places")
+    return out
+
+
+def rules_of(seat: Seat) -> Rules:
+    return Rules.from_dict(seat.rules)
+
+
+# --- the wallet --------------------------------------------------------------------------
+
+
+def _entry(wallet: Wallet, kind: str, amount: Decimal, rnd: Round | None = None) -> LedgerEntry:
+    """Change the (locked) wallet by ``amount`` and write its ledger entry."""
+    wallet.balance += amount
+    if wallet.balance < 0:
+        raise PlayError(BET_OVER_BALANCE, "insufficient_balance")
+    return LedgerEntry(
+        wallet=wallet, kind=kind, amount=amount, balance_after=wallet.balance, round=rnd
+    )
+
+
+def wallet_get_or_create(*, user: User) -> Wallet:
+    """The user's wallet; a new one opens with 1,000 debens and its ledger entry."""
+    try:
+        return Wallet.objects.get(user=user)
+    except Wallet.DoesNotExist:
+        pass
+    try:
+        with transaction.atomic():
+            wallet = Wallet.objects.create(user=user, balance=Decimal("0.00"))
+            entry = _entry(wallet, LedgerEntry.Kind.OPENING, OPENING_BALANCE)
+            entry.save()
+            wallet.save(update_fields=["balance"])
+            return wallet
+    except IntegrityError:  # another request opened it first
+        return Wallet.objects.get(user=user)
+
+
+def _wallet_locked(user: User) -> Wallet:
+    try:
+        return Wallet.objects.select_for_update().get(user=user)
+    except Wallet.DoesNotExist:
+        wallet_get_or_create(user=user)
+        return Wallet.objects.select_for_update().get(user=user)
+
+
+def top_up_threshold() -> Decimal:
+    """The smallest minimum bet of any table: below it the learner can play nowhere."""
+    smallest = Table.objects.aggregate(m=Min("min_bet"))["m"]
+    return Decimal(smallest if smallest is not None else 1)
+
+
+def top_up_due(*, balance: Decimal) -> bool:
+    return balance < top_up_threshold()
+
+
+def wallet_top_up(*, user: User) -> Wallet:
+    """Add the free 1,000 when the balance cannot cover any table's minimum."""
+    with transaction.atomic():
+        wallet = _wallet_locked(user)
+        if not top_up_due(balance=wallet.balance):
+            raise PlayError(TOP_UP_NOT_DUE, "top_up_not_due")
+        _entry(wallet, LedgerEntry.Kind.TOP_UP, TOP_UP_AMOUNT).save()
+        wallet.save(update_fields=["balance"])
+        return wallet
+
+
+# --- seats -------------------------------------------------------------------------------
+
+
+def table_rules(table: Table) -> Rules:
+    return PRESETS[table.preset]
+
+
+def seat_get_or_create(*, user: User, table: Table, lock: bool = False) -> Seat:
+    """The user's seat at ``table`` (made on first need with the table's rules)."""
+    qs = Seat.objects.select_for_update() if lock else Seat.objects
+    try:
+        return qs.get(user=user, table=table)
+    except Seat.DoesNotExist:
+        pass
+    try:
+        with transaction.atomic():
+            Seat.objects.create(user=user, table=table, rules=table_rules(table).to_dict())
+    except IntegrityError:
+        pass
+    return qs.get(user=user, table=table)
+
+
+def seat_set_hints(*, user: User, table: Table, on: bool) -> Seat:
+    with transaction.atomic():
+        seat = seat_get_or_create(user=user, table=table, lock=True)
+        seat.hints = on
+        seat.save(update_fields=["hints"])
+        return seat
+
+
+def _shoe_from_seat(seat: Seat) -> Shoe | None:
+    data = seat.shoe
+    if not data:
+        return None
+    return Shoe(tuple(Card.parse(c) for c in data["cards"]), data["position"], data["decks"])
+
+
+def shoe_to_json(shoe: Shoe) -> dict[str, Any]:
+    return {"cards": [c.code for c in shoe.cards], "position": shoe.position, "decks": shoe.decks}
+
+
+# --- the round ---------------------------------------------------------------------------
+
+
+def _check_bets(table: Table, bets: Mapping[int, int], balance: Decimal) -> None:
+    if not bets:
+        raise PlayError(NO_BET, "no_bet")
+    smallest_chip = min(table.chips)
+    for box, bet in bets.items():
+        if not 0 <= box < BOXES:
+            raise PlayError(UNKNOWN_BOX, "unknown_box")
+        if not table.min_bet <= bet <= table.max_bet:
+            raise PlayError(BET_OUT_OF_LIMITS, "bet_out_of_limits")
+        if bet % smallest_chip:
+            raise PlayError(BET_NOT_IN_CHIPS, "bet_not_in_chips")
+    if sum(bets.values()) > balance:
+        raise PlayError(BET_OVER_BALANCE, "insufficient_balance")
+
+
+def _clean_ai_levels(ai_levels: Mapping[int, str], bets: Mapping[int, int]) -> dict[int, str]:
+    out = {}
+    for box, level in ai_levels.items():
+        if not 0 <= box < BOXES:
+            raise PlayError(UNKNOWN_BOX, "unknown_box")
+        if level not in ai.LEVELS:
+            raise PlayError(UNKNOWN_LEVEL, "unknown_level")
+        if box not in bets:
+            out[box] = level
+    return out
+
+
+def _ai_turns(state: RoundState, human: frozenset[int], levels: Mapping[int, str]) -> RoundState:
+    """Let the AI boxes play until a human box is in turn or the round is over.  Each AI
+    sees only its own hand and the up card."""
+    rules = state.rules
+    while state.turn is not None and state.turn[0] not in human:
+        seat, h = state.turn
+        box = state.box(seat)
+        hand = box.hands[0 if state.phase is Phase.INSURANCE else h]
+        policy = ai.POLICIES[levels.get(seat, "normal")]
+        move = policy(
+            rules,
+            hand.cards,
+            state.up_card,
+            legal_moves(state),
+            len(box.hands),
+            hand.from_split,
+        )
+        state = apply(state, move)
+    return state
+
+
+def _human_money(state: RoundState, human: frozenset[int]) -> tuple[Money, Money]:
+    staked: Money = 0
+    paid: Money = 0
+    for b in state.boxes:
+        if b.seat in human:
+            staked += b.staked
+            paid += b.paid
+    return staked, paid
+
+
+def _settle(rnd: Round, seat: Seat, wallet: Wallet, state: RoundState) -> list[LedgerEntry]:
+    """The round is over: pay the learner's boxes as one sum and give the shoe back."""
+    human = frozenset(rnd.human_seats)
+    staked, paid = _human_money(state, human)
+    rnd.status = Round.Status.SETTLED
+    rnd.finished_at = timezone.now()
+    rnd.staked = to_decimal(staked)
+    rnd.paid = to_decimal(paid)
+    rnd.net = rnd.paid - rnd.staked
+    seat.shoe = shoe_to_json(state.shoe)
+    seat.save(update_fields=["shoe"])
+    if rnd.paid:
+        return [_entry(wallet, LedgerEntry.Kind.PAYOUT, rnd.paid, rnd)]
+    return []
+
+
+def round_deal(
+    *,
+    user: User,
+    table: Table,
+    bets: Mapping[int, int],
+    ai_levels: Mapping[int, str] | None = None,
+    rng: Random | None = None,
+) -> Round:
+    """Take the bets (box → chips) from the wallet and deal a round at the user's seat.
+
+    ``ai_levels`` seats AI players (box → "easy" | "normal" | "hard") on boxes the user does
+    not bet on; they bet the table's minimum, from their own purse, never the user's.
+    """
+    levels = _clean_ai_levels(ai_levels or {}, bets)
+    with transaction.atomic():
+        seat = seat_get_or_create(user=user, table=table, lock=True)
+        if Round.objects.filter(seat=seat, status=Round.Status.PLAYING).exists():
+            raise PlayError(ROUND_IN_PLAY, "round_in_play")
+        wallet = _wallet_locked(user)
+        _check_bets(table, bets, wallet.balance)
+        rules = rules_of(seat)
+        shoe, reshuffled = prepare_shoe(_shoe_from_seat(seat), rules, rng)
+        all_bets = {**{box: table.min_bet for box in levels}, **bets}
+        state = start_round(rules=rules, bets=all_bets, shoe=shoe)
+        human = frozenset(bets)
+        state = _ai_turns(state, human, levels)
+        rnd = Round(
+            seat=seat,
+            user=user,
+            human_seats=sorted(human),
+            ai_levels={str(k): v for k, v in levels.items()},
+            reshuffled=reshuffled,
+        )
+        entries = [_entry(wallet, LedgerEntry.Kind.BET, -to_decimal(sum(bets.values())))]
+        seat.last_bets = {str(k): v for k, v in bets.items()}
+        seat.ai_levels = {str(k): v for k, v in levels.items()}
+        if reshuffled:
+            seat.shoe = shoe_to_json(shoe)
+        seat.save(update_fields=["last_bets", "ai_levels", "shoe"])
+        if state.phase is Phase.SETTLED:
+            rnd.state = to_json(state)
+            entries += _settle(rnd, seat, wallet, state)
+        rnd.state = to_json(state)
+        rnd.save()
+        for e in entries:
+            e.round = rnd
+        LedgerEntry.objects.bulk_create(entries)
+        wallet.save(update_fields=["balance"])
+        return rnd
+
+
+def _record_decision(
+    *, user: User, rnd: Round, state: RoundState, move: Move, offered: frozenset[Move]
+) -> dict[str, Any] | None:
+    """Store the learner's decision like a trainer answer, with the EV of every option it
+    had, and return the line of the round's review."""
+    assert state.turn is not None
+    seat, h = state.turn
+    box = state.box(seat)
+    rules = state.rules
+    up = state.up_card
+    insurance = state.phase is Phase.INSURANCE
+    hand = box.hands[0 if insurance else h]
+    try:
+        a = ai.options_for(rules, hand.cards, up, len(box.hands), hand.from_split)
+    except ValueError:
+        return None
+    if insurance:
+        if a.insurance is None:
+            return None
+        ev = {Move.INSURE: a.insurance, Move.DECLINE: 0.0}
+        chart = Move.DECLINE
+    else:
+        ev = {m: v for m, v in a.ev.items() if m in offered}
+        chart = ai.chart_move(rules, hand.cards, up, offered, len(box.hands), hand.from_split)
+    if move not in ev:
+        return None
+    d: Decision = decision_record(
+        user=user,
+        source=Decision.Source.TABLE,
+        rules=rules,
+        hand=hand.cards,
+        up=up,
+        choice=move,
+        ev=ev,
+        chart_move=chart,
+        source_ref=f"round:{rnd.pk}",
+    )
+    return {
+        "seat": seat,
+        "hand": h,
+        "cards": [c.code for c in hand.cards],
+        "up": up.code,
+        "choice": move.value,
+        "best": d.best,
+        "chart": chart.value,
+        "ev": {m.value: v for m, v in ev.items()},
+        "ev_lost": d.ev_lost,
+        "correct": d.correct,
+    }
+
+
+def round_apply_move(*, round_id: int, user: User, move: str, seq: int) -> MoveResult:
+    """Apply the learner's ``move`` to the hand in turn, made on the round as it was at
+    ``seq``; then let the AI boxes play, and settle when the round is over.
+
+    Raises ``Round.DoesNotExist`` for another user's round and :class:`PlayError` for a move
+    the rules or the wallet refuse.
+    """
+    with transaction.atomic():
+        rnd = Round.objects.select_for_update().select_related("seat").get(pk=round_id, user=user)
+        if rnd.seq != seq or not rnd.is_playing:
+            return MoveResult(rnd, stale=True)
+        wallet = _wallet_locked(user)
+        state = from_json(rnd.state)
+        human = frozenset(rnd.human_seats)
+        balance = Fraction(wallet.balance)
+        why = engine_refusal(state, move, balance=balance)  # type: ignore[arg-type]
+        if why is not None:
+            raise PlayError(ENGINE_MESSAGES.get(why[0], why[1]), why[0])
+        assert state.turn is not None and state.turn[0] in human
+        chosen = Move(move)
+        offered = legal_moves(state, balance=balance)  # type: ignore[arg-type]
+        line = _record_decision(user=user, rnd=rnd, state=state, move=chosen, offered=offered)
+        try:
+            after = apply(state, chosen, balance=balance)  # type: ignore[arg-type]
+        except IllegalMove as exc:  # pragma: no cover - refusal() said it was legal
+            raise PlayError(ENGINE_MESSAGES.get(exc.code, exc.message), exc.code) from exc
+        entries: list[LedgerEntry] = []
+        for e in after.events[len(state.events) :]:
+            if e.kind is EventKind.MOVE and e.staked and e.seat in human and e.move:
+                entries.append(_entry(wallet, _STAKE_KINDS[e.move], -to_decimal(e.staked), rnd))
+        after = _ai_turns(after, human, {int(k): v for k, v in rnd.ai_levels.items()})
+        if after.phase is Phase.SETTLED:
+            entries += _settle(rnd, rnd.seat, wallet, after)
+        if line is not None:
+            rnd.review = [*rnd.review, line]
+        rnd.state = to_json(after)
+        rnd.shown_from = len(state.events)
+        updated = Round.objects.filter(pk=rnd.pk, seq=seq).update(
+            seq=seq + 1,
+            state=rnd.state,
+            shown_from=rnd.shown_from,
+            review=rnd.review,
+            status=rnd.status,
+            staked=rnd.staked,
+            paid=rnd.paid,
+            net=rnd.net,
+            finished_at=rnd.finished_at,
+        )
+        if updated != 1:  # pragma: no cover - only without row locks, under a race
+            transaction.set_rollback(True)
+            return MoveResult(Round.objects.get(pk=rnd.pk), stale=True)
+        rnd.seq = seq + 1
+        if entries:
+            LedgerEntry.objects.bulk_create(entries)
+            wallet.save(update_fields=["balance"])
+        return MoveResult(rnd)

@@ -1,0 +1,67 @@
+/* The table's little script: chips onto boxes, keyboard moves, htmx error swaps, focus.
+   Everything also works without it (plain forms); CSP allows no inline script. */
+(function () {
+  "use strict";
+
+  function selectedChip(form) {
+    var checked = form.querySelector('input[name="chip"]:checked');
+    return checked ? parseInt(checked.value, 10) : 0;
+  }
+
+  // Click a chip, then a box: the chip's value is added to the box's bet.
+  document.addEventListener("click", function (event) {
+    var spot = event.target.closest(".bet-spot");
+    if (!spot) return;
+    var form = spot.closest("form");
+    var input = form.querySelector("#bet-" + spot.dataset.box);
+    var max = parseInt(input.max, 10) || Infinity;
+    var next = (parseInt(input.value, 10) || 0) + selectedChip(form);
+    input.value = Math.min(next, max);
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+
+  function typing(target) {
+    return target.closest("input, select, textarea, [contenteditable]") !== null;
+  }
+
+  // H S D P R Y N play the enabled move; Enter deals when no other control has the focus.
+  document.addEventListener("keydown", function (event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    var round = document.getElementById("round");
+    if (!round) return;
+    if (event.key === "Enter") {
+      if (event.target.closest("button, a, summary, select, textarea")) return;
+      var deal = round.querySelector("[data-deal]");
+      if (deal && !deal.disabled) {
+        event.preventDefault();
+        deal.click();
+      }
+      return;
+    }
+    if (typing(event.target)) return;
+    var key = event.key.toLowerCase();
+    var button = round.querySelector('button[data-key="' + key + '"]');
+    if (button && !button.disabled) {
+      event.preventDefault();
+      button.click();
+    }
+  });
+
+  // A refused move (400) or a repeated one (409) still shows the table as it stands.
+  document.body.addEventListener("htmx:beforeSwap", function (event) {
+    var status = event.detail.xhr.status;
+    if (status === 400 || status === 409) {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
+
+  // After a swap, put the focus on the first move that can be made, or on Deal.
+  document.body.addEventListener("htmx:afterSettle", function (event) {
+    var round = document.getElementById("round");
+    if (!round || !round.contains(event.detail.elt)) return;
+    var target = round.querySelector("button.move:not([disabled])") ||
+      round.querySelector("[data-deal]");
+    if (target) target.focus({ preventScroll: true });
+  });
+})();

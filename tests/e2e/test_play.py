@@ -1,0 +1,169 @@
+"""Play mode in a real browser: a keyboard round with a split and a double, insurance, a
+top-up, a reload mid-round; axe-core on every state; screenshots at 360 and 1280 px."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from playwright.sync_api import Page, expect
+
+from accounts.models import User
+from game import bootstrap
+from game.models import Table, Wallet
+from tests.blackjack.helpers import deal_order
+from tests.game.conftest import set_shoe
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def scribes() -> Table:
+    bootstrap.run()
+    return Table.objects.get(slug="scribes")
+
+
+@pytest.fixture
+def player(db) -> User:
+    return User.objects.create_user(username="khaemwaset", password="Scarab-Lapis-9173")
+
+
+def sign_in(page: Page, live_server, user: User) -> None:
+    """Put a logged-in session cookie into the browser (no need to drive the log-in form)."""
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    page.context.add_cookies(
+        [{"name": settings.SESSION_COOKIE_NAME, "value": cookie.value, "url": live_server.url}]
+    )
+
+
+def rig(user: User, table: Table, boxes: list[str], dealer: str, rest: str = "") -> None:
+    set_shoe(user, table, [c.code for c in deal_order(boxes, dealer, rest)])
+
+
+def open_table(page: Page, live_server) -> None:
+    page.goto(f"{live_server.url}/en/play/table/scribes/")
+    expect(page.locator("h1")).to_have_text("Scribes' table")
+
+
+def press(page: Page, key: str) -> None:
+    """A key press on the page itself, not inside a form field."""
+    page.locator("main").focus()
+    page.keyboard.press(key)
+
+
+def test_keyboard_round_with_a_split_and_a_double(
+    page, live_server, scribes, player, axe_check, screenshot
+):
+    rig(player, scribes, ["8s 8d"], "6h 10c", "3s 10d 10h 9c")
+    sign_in(page, live_server, player)
+    open_table(page, live_server)
+    axe_check(page)
+    screenshot(page, "play-betting-1280")
+    # Chip then box, by keyboard: choose the 100 chip, then activate the spot of box 1.
+    page.locator('input[name="chip"][value="100"]').focus()
+    page.keyboard.press("Space")
+    page.locator('.bet-spot[data-box="0"]').focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#bet-0")).to_have_value("100")
+    press(page, "Enter")  # deal
+    expect(page.locator(".actions legend")).to_have_text("Box 1 to play")
+    expect(page.locator('button[data-key="p"]')).to_be_enabled()
+    expect(page.locator("#announce")).to_contain_text("Box 1: eight of spades")
+    page.wait_for_timeout(2500)  # let the deal's animation finish before axe and the picture
+    axe_check(page)
+    screenshot(page, "play-round-1280")
+    press(page, "p")  # split
+    expect(page.locator(".box-you .hand")).to_have_count(2)
+    expect(page.locator('button[data-key="p"]')).to_be_disabled()
+    press(page, "d")  # double the first hand (8 3 = 11)
+    expect(page.locator(".box-you .hand.active .total")).to_have_text("18")
+    press(page, "s")  # stand on the second hand; the dealer draws and busts
+    expect(page.locator(".round-result .net")).to_have_text("You won 300 debens.")
+    expect(page.locator(".status-bar .balance")).to_have_text("1,300")
+    expect(page.locator("#announce")).to_contain_text("You won 300 debens.")
+    expect(page.locator(".review tbody tr")).to_have_count(3)
+    page.wait_for_timeout(2500)
+    axe_check(page)
+    screenshot(page, "play-settled-1280")
+    wallet = Wallet.objects.get(user=player)
+    assert wallet.balance == Decimal(1300)
+
+
+def test_insurance_offer_by_keyboard(page, live_server, scribes, player, axe_check):
+    rig(player, scribes, ["10s 9d"], "As 7c")
+    sign_in(page, live_server, player)
+    open_table(page, live_server)
+    page.fill("#bet-0", "500")
+    page.keyboard.press("Enter")  # Enter in the bet field submits the bets
+    expect(page.locator(".actions legend")).to_have_text("Box 1: insurance?")
+    page.wait_for_timeout(2500)
+    axe_check(page)
+    press(page, "n")
+    expect(page.locator(".actions legend")).to_have_text("Box 1 to play")
+    press(page, "s")
+    expect(page.locator(".round-result .net")).to_have_text("You won 500 debens.")
+
+
+def test_reload_in_the_middle_of_a_round_resumes_it(page, live_server, scribes, player):
+    rig(player, scribes, ["10s 2d"], "9h 8c", "2c 5s")
+    sign_in(page, live_server, player)
+    open_table(page, live_server)
+    page.fill("#bet-0", "100")
+    page.click("[data-deal]")
+    expect(page.locator(".actions legend")).to_have_text("Box 1 to play")
+    press(page, "h")
+    expect(page.locator(".box-you .total")).to_have_text("14")
+    page.reload()
+    expect(page.locator(".box-you .total")).to_have_text("14")
+    expect(page.locator('button[data-key="h"]')).to_be_enabled()
+    press(page, "s")
+    expect(page.locator(".round-result .net")).to_have_text("You lost 100 debens.")
+
+
+def test_top_up_when_broke(page, live_server, scribes, player, axe_check, screenshot):
+    wallet = Wallet.objects.create(user=player, balance=Decimal(0))
+    wallet.entries.create(kind="opening", amount=Decimal(1000), balance_after=Decimal(1000))
+    wallet.entries.create(kind="bet", amount=Decimal(-1000), balance_after=Decimal(0))
+    sign_in(page, live_server, player)
+    page.goto(f"{live_server.url}/en/play/")
+    expect(page.locator(".lobby-hero .balance")).to_have_text("0")
+    axe_check(page)
+    screenshot(page, "play-lobby-1280")
+    page.get_by_role("button", name="Free top-up: 1,000 debens").click()
+    expect(page.locator(".lobby-hero .balance")).to_have_text("1,000")
+    expect(page.get_by_role("button", name="Free top-up: 1,000 debens")).to_have_count(0)
+
+
+def test_phone_width_round_and_history(
+    phone_page, live_server, scribes, player, axe_check, screenshot
+):
+    page = phone_page
+    rig(player, scribes, ["As 6d", "10c 6h"], "10h 7c", "4s")
+    sign_in(page, live_server, player)
+    open_table(page, live_server)
+    screenshot(page, "play-betting-360")
+    page.fill("#bet-0", "200")
+    page.select_option("#ai-1", "normal")
+    page.click("[data-deal]")
+    expect(page.locator(".actions legend")).to_have_text("Box 1 to play")
+    expect(page.locator(".box-you .total")).to_have_text("7 / 17")
+    expect(page.locator(".box-ai .ai-badge")).to_have_text("AI · Normal")
+    page.wait_for_timeout(2500)
+    axe_check(page)
+    screenshot(page, "play-round-360")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360
+    press(page, "s")
+    expect(page.locator(".round-result .net")).to_be_visible()
+    page.wait_for_timeout(2500)
+    screenshot(page, "play-settled-360")
+    page.goto(f"{live_server.url}/en/play/history/")
+    axe_check(page)
+    page.locator("table.history a").first.click()
+    expect(page.locator(".full-log")).to_contain_text("Box 1: ace of spades")
+    axe_check(page)
+    screenshot(page, "play-history-360")
