@@ -385,6 +385,17 @@ class Analysis:
         }
 
 
+def insurance_return(comp: Composition) -> float:
+    """Expected return of an insurance bet per unit of that bet, the up card an ace and
+    ``comp`` the unseen cards: it pays 2:1 when the hole card is a ten.
+
+    >>> from blackjack.cards import full_composition, remove_cards
+    >>> round(insurance_return(remove_cards(full_composition(6), [1])) * 311, 9)
+    -23.0
+    """
+    return 3.0 * comp[9] / sum(comp) - 1.0
+
+
 def decision_shoe(
     rules: Rules, hand: Sequence[int], up: int, removed: Sequence[int] = ()
 ) -> Composition:
@@ -432,7 +443,7 @@ def analyze(
         if is_blackjack(hand):
             insurance = 1.0 - float(rules.blackjack_pays) * (1.0 - pbj)
         else:
-            insurance = 0.5 * (3.0 * pbj - 1.0)
+            insurance = 0.5 * insurance_return(comp)
     return Analysis(
         hand=hand,
         up=up,
@@ -469,6 +480,7 @@ __all__ = [
     "decision_shoe",
     "engine_for",
     "hand_total",
+    "insurance_return",
     "is_blackjack",
     "is_pair",
     "legal_moves",
