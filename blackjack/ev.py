@@ -276,12 +276,21 @@ class Engine:
                 out[move] = self.split(comp, cards[0], split_hands + 1)
         return out
 
-    def choose(self, values: dict[Move, float], cards: Sequence[int]) -> float:
-        """The value of the move played: the best, or the chart's."""
-        if self.chart is None:
-            return max(values.values())
-        move = self.chart.move_for(cards, self.up, frozenset(values))
-        return values[move]
+    def value(
+        self,
+        comp: Composition,
+        cards: Sequence[int],
+        legal: frozenset[Move],
+        *,
+        split_hands: int = 1,
+        from_split: bool = False,
+    ) -> float:
+        """Mass EV of the move played: the best, or the chart's (computing only that one)."""
+        if self.chart is not None:
+            move = self.chart.move_for(cards, self.up, legal)
+            legal = frozenset({move})
+        values = self.options(comp, cards, legal, split_hands=split_hands, from_split=from_split)
+        return max(values.values())
 
     def split_hand(self, comp: Composition, pair: int, second: int) -> float:
         """Mass EV of one split hand ``[pair, second]``, played best for its own cards; it is
@@ -293,8 +302,7 @@ class Engine:
             legal = legal_moves(
                 self.rules, cards, self.up, split_hands=self.rules.max_hands, from_split=True
             )
-            values = self.options(comp, cards, legal - {Move.SPLIT}, from_split=True)
-            value = self.choose(values, cards)
+            value = self.value(comp, cards, legal - {Move.SPLIT}, from_split=True)
             self._split_hand[key] = value
         return value
 
@@ -466,7 +474,7 @@ def round_ev(rules: Rules, hand: Sequence[int], up: int, chart: HandChart | None
     if is_blackjack(hand):
         return eng.stand_row(comp)[6]
     legal = legal_moves(rules, hand, up)
-    value = eng.choose(eng.options(comp, tuple(hand), legal), tuple(hand))
+    value = eng.value(comp, tuple(hand), legal)
     if eng.peek:
         value -= eng.p_blackjack(comp)
     return value
