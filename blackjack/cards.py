@@ -23,7 +23,9 @@ RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J"
 TEN_RANKS = frozenset({"10", "J", "Q", "K"})
 
 # Points of a rank; the ace is 1 here and the hand decides when it counts 11.
-RANK_POINTS: dict[str, int] = {r: (1 if r == "A" else 10 if r in TEN_RANKS else int(r)) for r in RANKS}
+RANK_POINTS: dict[str, int] = {
+    r: (1 if r == "A" else 10 if r in TEN_RANKS else int(r)) for r in RANKS
+}
 
 # Names used in text and speech; the UI translates them through its own catalogue.
 RANK_NAMES: dict[str, str] = {

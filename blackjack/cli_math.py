@@ -15,7 +15,7 @@ from typing import Any
 
 from blackjack.cards import RANK_POINTS, full_composition, parse_points, remove_cards
 from blackjack.dealer import dealer_probabilities
-from blackjack.ev import analyze, legal_moves
+from blackjack.ev import analyze, legal_moves, prepare_full_shoe
 from blackjack.rules import PairsBy, Rules, add_rules_arguments, rules_from_args
 from blackjack.store import FileStore, TableStore, default_store
 from blackjack.strategy import basic_chart, house_edge, rule_effects
@@ -68,6 +68,7 @@ def _situation(
 
 def _all_situations(rules: Rules, store: TableStore | None) -> list[dict[str, Any]]:
     names = ["A", *(str(p) for p in range(2, 11))]
+    prepare_full_shoe(rules)
     return [
         _situation(rules, [a, b], up, [], store)
         for up in names

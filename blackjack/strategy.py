@@ -35,6 +35,7 @@ from blackjack.ev import (
     hand_total,
     insurance_return,
     is_blackjack,
+    prepare_full_shoe,
     round_ev,
 )
 from blackjack.moves import Move
@@ -229,6 +230,7 @@ def basic_chart(rules: Rules, *, store: TableStore | None = None) -> Chart:
     if data is not None:
         chart = Chart.from_dict(data)
     else:
+        prepare_full_shoe(rules)
         cells = {
             (kind, row, up): _build_cell(rules, kind, row, up)
             for up in UPS
@@ -277,6 +279,7 @@ class Edge:
 def _round_return(rules: Rules, chart: Chart | None) -> float:
     full = full_composition(rules.decks)
     n = sum(full)
+    prepare_full_shoe(rules)
     total = 0.0
     for up in range(1, 11):
         p_up = full[up - 1] / n
