@@ -50,8 +50,7 @@ def main() -> None:
     for up in range(1, 11):
         _table(up, rules.dealer_hits_soft_17)
     for hand, up in SITUATIONS:
-        ev._ENGINES.clear()
-        ev._DEALERS.clear()
+        ev.clear_caches()
         t = time.perf_counter()
         ev.analyze(rules, hand, up)
         cool = time.perf_counter() - t
@@ -60,11 +59,11 @@ def main() -> None:
         warm = time.perf_counter() - t
         print(f"analyze {hand} vs {up}: cool {cool * 1e3:7.1f} ms   warm {warm * 1e3:6.2f} ms")
 
+    from blackjack import strategy
     from blackjack.cli_math import _all_situations
     from blackjack.strategy import basic_chart, house_edge
 
-    ev._ENGINES.clear()
-    ev._DEALERS.clear()
+    ev.clear_caches()
     t = time.perf_counter()
     ev.prepare_full_shoe(rules)
     table = [ev.analyze(rules, [a, b], up) for up in range(1, 11)
@@ -81,11 +80,7 @@ def main() -> None:
     edge = house_edge(rules)
     print(f"house edge after the chart: {time.perf_counter() - t:.2f} s  {edge}")
 
-    ev._ENGINES.clear()
-    ev._DEALERS.clear()
-    import blackjack.strategy as strategy
-
-    strategy._CHARTS.clear()
+    strategy.clear_caches()
     t = time.perf_counter()
     basic_chart(rules)
     print(f"chart for a new rule set from nothing: {time.perf_counter() - t:.2f} s")

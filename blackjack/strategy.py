@@ -38,6 +38,7 @@ from blackjack.ev import (
     prepare_full_shoe,
     round_ev,
 )
+from blackjack.ev import clear_caches as ev_clear_caches
 from blackjack.moves import Move
 from blackjack.rules import DoubleOn, PairsBy, Peek, Rules, Surrender
 from blackjack.store import TableStore, load_json, save_json, table_key
@@ -219,13 +220,21 @@ def _build_cell(rules: Rules, kind: str, row: int, up: int) -> Cell:
 _CHARTS: dict[Rules, Chart] = {}
 
 
+def clear_caches() -> None:
+    """Forget charts and EVs kept in memory (the store keeps its tables)."""
+    _CHARTS.clear()
+    ev_clear_caches()
+
+
 def basic_chart(rules: Rules, *, store: TableStore | None = None) -> Chart:
     """The total-dependent basic-strategy chart of ``rules``, from memory, the store, or
     computed (and then stored)."""
+    key = table_key("chart", rules)
     chart = _CHARTS.get(rules)
     if chart is not None:
+        if store is not None and store.get(key) is None:
+            save_json(store, key, chart.to_dict())  # computed before this store was given
         return chart
-    key = table_key("chart", rules)
     data = load_json(store, key)
     if data is not None:
         chart = Chart.from_dict(data)
@@ -468,6 +477,7 @@ __all__ = [
     "Policy",
     "basic_chart",
     "best_move",
+    "clear_caches",
     "engine_for",
     "house_edge",
     "rule_effects",

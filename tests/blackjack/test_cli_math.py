@@ -5,9 +5,17 @@ import json
 import pytest
 
 from blackjack.cli import main
-from blackjack.rules import Rules
+from blackjack.moves import Move
+from blackjack.rules import PRESETS, Rules
 from blackjack.store import FileStore, table_key
-from blackjack.strategy import basic_chart
+from blackjack.strategy import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, Cell, Chart, basic_chart
+
+THOTH_CELLS = [
+    (kind, row, up)
+    for kind, rows in (("hard", HARD_ROWS), ("soft", SOFT_ROWS), ("pair", PAIR_ROWS))
+    for row in rows
+    for up in range(1, 11)
+]
 
 
 @pytest.fixture(autouse=True)
@@ -58,10 +66,19 @@ def test_analyze_all_lists_550_situations(capsys):
     assert eight["best"] == "split" == eight["chart"]
 
 
-def test_analyze_under_rank_pairing_splits_only_equal_ranks(capsys):
-    out = json.loads(run(capsys, "analyze", "--rules", "live", "--hand", "K,Q", "--dealer", "6",
-                         "--json"))  # fmt: skip
-    assert "split" not in out["ev"]
+def test_analyze_under_rank_pairing_splits_only_equal_ranks(capsys, cache):
+    # A stand-in chart in the store: this test is about reading the ranks, not the chart.
+    rules = PRESETS["live"]
+    cells = {(k, r, u): Cell(Move.STAND, {Move.STAND: 0.0}) for k, r, u in THOTH_CELLS}
+    FileStore(cache).put(
+        table_key("chart", rules), json.dumps(Chart(rules, cells).to_dict()).encode()
+    )
+    kq = json.loads(run(capsys, "analyze", "--rules", "live", "--hand", "K,Q", "--dealer", "6",
+                        "--json"))  # fmt: skip
+    kk = json.loads(run(capsys, "analyze", "--rules", "live", "--hand", "K,K", "--dealer", "6",
+                        "--json"))  # fmt: skip
+    assert "split" not in kq["ev"]
+    assert "split" in kk["ev"]
 
 
 def test_dealer(capsys):

@@ -123,7 +123,7 @@ def test_move_for_falls_back_like_a_printed_chart(chart, hand, up, legal, move):
 
 
 def test_surrender_cells_with_late_surrender():
-    chart = basic_chart(Rules(surrender=Surrender.LATE))
+    chart = basic_chart(Rules(decks=1, surrender=Surrender.LATE))
     cell = chart.cell("hard", 16, 10)
     assert cell.move == Move.SURRENDER
     assert cell.code() == "Rh"
