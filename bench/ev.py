@@ -1,4 +1,4 @@
-"""Timings of the EV engine: ``python bench/ev.py [--rules thoth ...]``.
+"""Timings of the EV engine (wall clock, and process CPU time where the machine is shared): ``python bench/ev.py [--rules thoth ...]``.
 
 Prints the time of ``analyze`` for one situation (cold: a fresh process; cool: the dealer
 tables built but nothing memoized; warm: asked again), of the whole ``--all`` table, of a chart
@@ -44,6 +44,7 @@ def main() -> None:
     args = parser.parse_args()
     rules = rules_from_args(args)
     print(f"rules: {args.rules} {rules.to_dict()}")
+    print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
     print(f"analyze 10,6 vs 10, fresh process (dealer tables built on the way): "
           f"{fresh_process_ms():.1f} ms")  # fmt: skip
@@ -64,11 +65,12 @@ def main() -> None:
     from blackjack.strategy import basic_chart, house_edge
 
     ev.clear_caches()
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     ev.prepare_full_shoe(rules)
     table = [ev.analyze(rules, [a, b], up) for up in range(1, 11)
              for a in range(1, 11) for b in range(a, 11)]  # fmt: skip
-    print(f"all {len(table)} two-card situations (EVs only): {time.perf_counter() - t:.2f} s")
+    print(f"all {len(table)} two-card situations (EVs only): {time.perf_counter() - t:.2f} s "
+          f"(CPU {time.process_time() - c:.2f} s)")  # fmt: skip
     t = time.perf_counter()
     basic_chart(rules)  # not stored: computed
     print(f"chart for a new rule set (after the table): {time.perf_counter() - t:.2f} s")
@@ -81,9 +83,10 @@ def main() -> None:
     print(f"house edge after the chart: {time.perf_counter() - t:.2f} s  {edge}")
 
     strategy.clear_caches()
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     basic_chart(rules)
-    print(f"chart for a new rule set from nothing: {time.perf_counter() - t:.2f} s")
+    print(f"chart for a new rule set from nothing: {time.perf_counter() - t:.2f} s "
+          f"(CPU {time.process_time() - c:.2f} s)")  # fmt: skip
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory: {peak:.0f} MB")
 

@@ -179,6 +179,25 @@ def dealer_matrix(up: int, h17: bool, comps: IntArray) -> FloatArray:
 _BLOCK = 64
 
 
+def stand_rows(vectors: FloatArray, *, peek: bool) -> FloatArray:
+    """(B, 6): for each outcome vector, the EV of standing on ≤16, 17, 18, 19, 20, 21 for a
+    hand that is not a blackjack; with ``peek`` a dealer blackjack counts as nothing (the
+    *mass* of the EV module), else as a loss."""
+    d = vectors.copy()
+    if peek:
+        d[:, BLACKJACK] = 0.0
+    bust = d[:, BUST]
+    mass = d.sum(axis=1)
+    cum = np.cumsum(d[:, :5], axis=1)  # P(dealer 17..t)
+    out = np.empty((d.shape[0], 6))
+    out[:, 0] = 2.0 * bust - mass
+    for i in range(5):
+        below = cum[:, i - 1] if i else 0.0
+        above = cum[:, 4] - cum[:, i] + d[:, BLACKJACK]
+        out[:, i + 1] = bust + below - above
+    return out
+
+
 class DealerCache:
     """Outcome vectors of many related compositions for one up card and soft-17 rule.
 
@@ -194,6 +213,10 @@ class DealerCache:
         self.h17 = h17
         self.table = _table(up, h17)
         self.vectors: dict[Composition, tuple[float, ...]] = {}
+        # Player's stand EVs (see stand_rows), without and with a peek; the same dict where
+        # the up card cannot make a blackjack.
+        peekless: dict[Composition, tuple[float, ...]] = {}
+        self.rows = (peekless, {} if up in (1, 10) else peekless)
         self._seq: OrderedDict[Composition, FloatArray] = OrderedDict()
         self._keep = keep
 
@@ -265,9 +288,7 @@ class DealerCache:
                     block = prev_seq[parents[start:stop]]
                     block *= (h - t.counts_t[ranks[start:stop]]) / h * scale
                     seq[grown_from[start:stop]] = block
-            vectors = (seq @ t.weights).tolist()
-            for comp, vec in zip(batch, vectors, strict=True):
-                self.vectors[comp] = tuple(vec)
+            self._store(batch, seq @ t.weights)
             prev = {comp: i for i, comp in enumerate(batch)}
             prev_seq = seq
 
@@ -285,10 +306,26 @@ class DealerCache:
         room = n - t.sizes
         scale = np.divide(n, room, out=np.zeros_like(room), where=room > 0)
         grown = seq * ((counts - t.counts_t[rows]) / counts) * scale
-        vectors = (grown @ t.weights).tolist()
+        self._store([child for _, child in todo], grown @ t.weights)
         for i, (_, child) in enumerate(todo):
-            self.vectors[child] = tuple(vectors[i])
             self._remember(child, grown[i])
+
+    def _store(self, comps: Sequence[Composition], vectors: FloatArray) -> None:
+        for comp, vec in zip(comps, vectors.tolist(), strict=True):
+            self.vectors[comp] = tuple(vec)
+        for peek in (False, True) if self.up in (1, 10) else (False,):
+            rows = self.rows[peek]
+            for comp, row in zip(comps, stand_rows(vectors, peek=peek).tolist(), strict=True):
+                rows[comp] = tuple(row)
+
+    def stand_row(self, comp: Composition, *, peek: bool) -> tuple[float, ...]:
+        """The player's EV of standing on ≤16, 17, …, 21 against ``comp``, in mass units:
+        with ``peek`` the dealer-blackjack outcomes are left out, not conditioned away."""
+        row = self.rows[peek].get(comp)
+        if row is None:
+            vec = np.array([self.vector(comp)])
+            row = self.rows[peek][comp] = tuple(stand_rows(vec, peek=peek)[0].tolist())
+        return row
 
 
 @lru_cache(maxsize=200_000)

@@ -170,7 +170,7 @@ def round_ev(rules: Rules, hand: Sequence[int], up: int, chart: HandChart | None
     eng = engine_for(rules, up, chart)
     comp = decision_shoe(rules, hand, up)
     if is_blackjack(hand):
-        return eng.stand_row(comp)[6]
+        return eng.blackjack_value(comp)
     legal = legal_moves(rules, hand, up)
     value = eng.value(comp, tuple(hand), legal)
     if eng.peek:

@@ -10,8 +10,11 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Protocol
 
-from blackjack.cards import Composition, composition_of, full_composition, remove_cards
-from blackjack.dealer import BLACKJACK, BUST, DealerCache
+import numpy as np
+import numpy.typing as npt
+
+from blackjack.cards import Composition, full_composition, remove_cards
+from blackjack.dealer import DealerCache
 from blackjack.ev_legal import MOVE_ORDER, is_blackjack, legal_moves
 from blackjack.moves import Move
 from blackjack.rules import Rules
@@ -41,12 +44,16 @@ def _multisets(limit: int) -> tuple[Composition, ...]:
     return tuple(out)
 
 
-def _fits(x: Composition, comp: Composition) -> bool:
-    return all(a <= b for a, b in zip(x, comp, strict=True))
+@cache
+def _multiset_array(limit: int) -> npt.NDArray[np.int64]:
+    return np.array(_multisets(limit), dtype=np.int64).reshape(-1, 10)
 
 
-def _minus(comp: Composition, x: Composition) -> Composition:
-    return tuple(a - b for a, b in zip(comp, x, strict=True))
+def _shoes_less(comp: Composition, limit: int) -> list[Composition]:
+    """``comp`` less each multiset of at most ``limit`` points it holds, the empty shoe apart."""
+    rest = np.array(comp, dtype=np.int64) - _multiset_array(limit)
+    rest = rest[(rest >= 0).all(axis=1) & (rest.sum(axis=1) > 0)]
+    return list(map(tuple, rest.tolist()))
 
 
 def _take(comp: Composition, card: int) -> Composition:
@@ -69,7 +76,7 @@ class Engine:
         self.dealer = dealer_cache(up, self.h17)
         self._prepared: set[tuple[Composition, int, bool, int]] = set()
         self.full_shoe_ready = False
-        self._stand: dict[Composition, tuple[float, ...]] = {}
+        self._rows = self.dealer.rows[self.peek]
         self._play: dict[tuple[Composition, int, bool], float] = {}
         self._split_hand: dict[tuple[Composition, int, int], float] = {}
 
@@ -83,22 +90,22 @@ class Engine:
         if key in self._prepared:
             return
         self._prepared.add(key)
-        need = [_minus(comp, x) for x in _multisets(21 - sum(cards)) if _fits(x, comp)]
+        need = _shoes_less(comp, 21 - sum(cards))
         if len(cards) == 2 and cards[0] == cards[1]:
             need += self._split_shoes(comp, cards[0], self.rules.max_hands - split_hands)
-        if any(c not in self.dealer.vectors for c in need):
-            self.dealer.fill(c for c in need if sum(c) > 0)
+        known = self.dealer.vectors
+        if any(c not in known for c in need):
+            self.dealer.fill(need)
 
     def prepare_full_shoe(self) -> None:
         """:meth:`prepare` for every two-card hand dealt from a full shoe against this up."""
         base = remove_cards(full_composition(self.rules.decks), [self.up])
-        need = [_minus(base, x) for x in _multisets(21) if _fits(x, base)]
+        need = _shoes_less(base, 21)
         for p in range(1, 11):
-            pair = (p, p)
-            if _fits(composition_of(pair), base):
-                comp = _minus(base, composition_of(pair))
+            if base[p - 1] >= 2:
+                comp = remove_cards(base, [p, p])
                 need += self._split_shoes(comp, p, self.rules.max_hands - 1)
-        self.dealer.fill(c for c in need if sum(c) > 0)
+        self.dealer.fill(need)
         self.full_shoe_ready = True
 
     def _split_shoes(self, comp: Composition, pair: int, splits: int) -> list[Composition]:
@@ -108,7 +115,7 @@ class Engine:
             if comp[pair - 1] < k:
                 break
             shoe = (*comp[: pair - 1], comp[pair - 1] - k, *comp[pair:])
-            out += [_minus(shoe, x) for x in _multisets(21 - pair) if _fits(x, shoe)]
+            out += _shoes_less(shoe, 21 - pair)
         return out
 
     # --- the dealer --------------------------------------------------------------------
@@ -122,23 +129,12 @@ class Engine:
         return 1.0 - self.p_blackjack(comp) if self.peek else 1.0
 
     def stand_row(self, comp: Composition) -> tuple[float, ...]:
-        """Mass EV of standing on ≤16, 17, …, 21, then of a player blackjack."""
-        row = self._stand.get(comp)
-        if row is None:
-            d = list(self.dealer.vector(comp))
-            if self.peek:
-                d[BLACKJACK] = 0.0
-            bust, bj = d[BUST], d[BLACKJACK]
-            mass = sum(d)
-            out = [bust - (mass - bust)]
-            below = 0.0
-            for i in range(5):
-                above = sum(d[i + 1 : 5]) + bj
-                out.append(bust + below - above)
-                below += d[i]
-            out.append(float(self.rules.blackjack_pays) * (mass - bj))
-            row = self._stand[comp] = tuple(out)
-        return row
+        """Mass EV of standing on ≤16, 17, …, 21."""
+        return self._rows.get(comp) or self.dealer.stand_row(comp, peek=self.peek)
+
+    def blackjack_value(self, comp: Composition) -> float:
+        """Mass EV of a player blackjack: paid unless the dealer has one too (a push)."""
+        return float(self.rules.blackjack_pays) * (1.0 - self.p_blackjack(comp))
 
     def stand(self, comp: Composition, total: int) -> float:
         return self.stand_row(comp)[max(total - 16, 0)]
@@ -224,7 +220,7 @@ class Engine:
                 continue
             if move == Move.STAND:
                 bj = is_blackjack(cards, from_split=from_split) and split_hands == 1
-                out[move] = self.stand_row(comp)[6] if bj else self.stand(comp, total)
+                out[move] = self.blackjack_value(comp) if bj else self.stand(comp, total)
             elif move == Move.HIT:
                 out[move] = self.hit(comp, hard, ace)
             elif move == Move.DOUBLE:
