@@ -1,4 +1,6 @@
-"""Timings of the EV engine (wall clock, and process CPU time where the machine is shared): ``python bench/ev.py [--rules thoth ...]``.
+"""Timings of the EV engine: ``python bench/ev.py [--rules thoth ...]``.
+
+Wall-clock times, and process CPU time where the machine is shared (wall times then vary).
 
 Prints the time of ``analyze`` for one situation (cold: a fresh process; cool: the dealer
 tables built but nothing memoized; warm: asked again), of the whole ``--all`` table, of a chart
