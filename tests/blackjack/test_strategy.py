@@ -17,6 +17,7 @@ from blackjack.strategy import (
     basic_chart,
     best_move,
     house_edge,
+    rule_effects,
     rule_variations,
 )
 
@@ -250,3 +251,16 @@ def test_hard_insures_only_when_the_shoe_is_rich_in_tens():
 def test_policies_by_name():
     assert set(POLICIES) == {"easy", "normal", "hard"}
     assert all(POLICIES[name].name == name for name in POLICIES)
+
+
+@pytest.mark.slow
+def test_rule_effects_have_the_familiar_signs_and_sizes(request):
+    only_with_slow(request)
+    effects = rule_effects(THOTH, store=MemoryStore())
+    assert effects["--h17"] == pytest.approx(-0.0020, abs=0.0005)
+    assert effects["--bj-pays 6:5"] == pytest.approx(-0.0136, abs=0.001)
+    assert effects["--no-das"] == pytest.approx(-0.0014, abs=0.0005)
+    assert effects["--surrender late"] == pytest.approx(0.0007, abs=0.0003)
+    assert effects["--decks 1"] > effects["--decks 2"] > 0 > effects["--decks 8"]
+    assert effects["--double 10-11"] < effects["--double 9-11"] < 0
+    assert effects["--peek none"] < 0
