@@ -169,28 +169,41 @@ class Engine:
                 out.append((i + 1, (*comp[:i], comp[i] - 1, *comp[i + 1 :])))
         return out
 
+    def _bust_mass(self, comp: Composition, n: int, room: int) -> float:
+        """Sum over the cards worth more than ``room`` points of count × mass after drawing
+        it: what busting costs, without building the shoes it leaves."""
+        busting = sum(comp[room:])
+        if not busting or not self.peek:
+            return float(busting)
+        b = comp[self.bj_index]
+        # Drawing the blackjack card itself leaves one fewer for the hole.
+        own = comp[self.bj_index] if self.bj_index >= room else 0
+        return (busting * (n - 1 - b) + own) / (n - 1)
+
     def hit(self, comp: Composition, hard: int, ace: bool) -> float:
         n = sum(comp)
-        children = self._children(comp, 10)
-        self.dealer.prefetch(comp, [c for c in children if hard + c[0] <= 21])
+        room = 21 - hard
+        children = self._children(comp, room)
+        self.dealer.prefetch(comp, children)
         total = 0.0
         for card, child in children:
             total += comp[card - 1] * self.play(child, hard + card, ace or card == 1)
+        if room < 10:
+            total -= self._bust_mass(comp, n, room)
         return total / n
 
     def double(self, comp: Composition, hard: int, ace: bool) -> float:
         n = sum(comp)
-        children = self._children(comp, 10)
-        self.dealer.prefetch(comp, [c for c in children if hard + c[0] <= 21])
+        room = 21 - hard
+        children = self._children(comp, room)
+        self.dealer.prefetch(comp, children)
         total = 0.0
         for card, after in children:
-            count = comp[card - 1]
             h = hard + card
-            if h > 21:
-                total -= count * self.mass(after)
-            else:
-                t = h + 10 if (ace or card == 1) and h <= 11 else h
-                total += count * self.stand(after, t)
+            t = h + 10 if (ace or card == 1) and h <= 11 else h
+            total += comp[card - 1] * self.stand(after, t)
+        if room < 10:
+            total -= self._bust_mass(comp, n, room)
         return 2.0 * total / n
 
     def surrender(self, comp: Composition) -> float:
