@@ -230,16 +230,13 @@ class DealerCache:
         if seq is None:
             seq = _sequence_probabilities(self.table, np.array([comp], dtype=np.int64))[0]
             self._remember(comp, seq)
-            if comp not in self.vectors:
-                self.vectors[comp] = tuple((seq @ self.table.weights).tolist())
         return seq
 
     def vector(self, comp: Composition) -> tuple[float, ...]:
         """The unconditioned outcome vector (:data:`OUTCOMES` order) of ``comp``."""
         vec = self.vectors.get(comp)
         if vec is None:
-            self._sequences(comp)
-            vec = self.vectors[comp]
+            vec = self.vectors[comp] = tuple((self._sequences(comp) @ self.table.weights).tolist())
         return vec
 
     def fill(self, comps: Iterable[Composition]) -> None:
@@ -295,7 +292,8 @@ class DealerCache:
     def prefetch(self, comp: Composition, children: Sequence[tuple[int, Composition]]) -> None:
         """Compute the vectors of ``comp``'s children, given as (card removed, composition)
         pairs, that are not known yet."""
-        todo = [(j, child) for j, child in children if child not in self.vectors]
+        known = self.rows[False]
+        todo = [(j, child) for j, child in children if child not in known]
         if not todo:
             return
         seq = self._sequences(comp)
@@ -311,8 +309,8 @@ class DealerCache:
             self._remember(child, grown[i])
 
     def _store(self, comps: Sequence[Composition], vectors: FloatArray) -> None:
-        for comp, vec in zip(comps, vectors.tolist(), strict=True):
-            self.vectors[comp] = tuple(vec)
+        # Only the stand rows are kept: the EV engine needs nothing else, and vector() is
+        # cheap for the few compositions whose outcome vector is shown.
         for peek in (False, True) if self.up in (1, 10) else (False,):
             rows = self.rows[peek]
             for comp, row in zip(comps, stand_rows(vectors, peek=peek).tolist(), strict=True):

@@ -93,7 +93,7 @@ class Engine:
         need = _shoes_less(comp, 21 - sum(cards))
         if len(cards) == 2 and cards[0] == cards[1]:
             need += self._split_shoes(comp, cards[0], self.rules.max_hands - split_hands)
-        known = self.dealer.vectors
+        known = self.dealer.rows[False]
         if any(c not in known for c in need):
             self.dealer.fill(need)
 
@@ -321,7 +321,7 @@ def dealer_cache(up: int, h17: bool) -> DealerCache:
     """One dealer cache per up card and soft-17 rule, shared by every rule set and chart;
     emptied when it grows past about 400,000 compositions (some 150 MB)."""
     cache = _DEALERS.get((up, h17))
-    if cache is None or len(cache.vectors) > 400_000:
+    if cache is None or len(cache.rows[False]) > 400_000:
         cache = _DEALERS[(up, h17)] = DealerCache(up, h17)
     return cache
 
