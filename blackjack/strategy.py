@@ -375,6 +375,7 @@ def rule_effects(
         if progress is not None:
             progress(name)
         out[name] = _round_return(variant, None) - base
+        ev_clear_caches()  # each variant's memos are of no use to the next: free them
     save_json(store, key, out)
     return out
 
