@@ -11,6 +11,7 @@ import argparse
 import itertools
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from blackjack.cards import RANK_POINTS, full_composition, parse_points, remove_cards
@@ -149,6 +150,18 @@ def cmd_chart(args: argparse.Namespace) -> int:
     return 0
 
 
+def _friendly(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """Bad cards or impossible shoes end with a one-line message, not a traceback."""
+
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return func(args)
+        except ValueError as e:
+            raise SystemExit(f"error: {e}") from None
+
+    return run
+
+
 def _common(p: argparse.ArgumentParser) -> None:
     add_rules_arguments(p)
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -164,7 +177,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     p.add_argument("--removed", help="other cards seen, e.g. 5,5")
     p.add_argument("--all", action="store_true", help="every two-card hand vs every up card")
     _common(p)
-    p.set_defaults(func=cmd_analyze)
+    p.set_defaults(func=_friendly(cmd_analyze))
 
     p = subparsers.add_parser("dealer", help="the dealer's final-total probabilities")
     p.add_argument("--dealer", required=True, help="the dealer's up card")
@@ -172,14 +185,14 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     p.add_argument("--no-blackjack", action="store_true",
                    help="given the dealer has no blackjack (after the peek)")  # fmt: skip
     _common(p)
-    p.set_defaults(func=cmd_dealer)
+    p.set_defaults(func=_friendly(cmd_dealer))
 
     p = subparsers.add_parser("edge", help="house edge with basic strategy and exact play")
     p.add_argument("--effects", action="store_true",
                    help="also each single rule change's effect (slow the first time)")  # fmt: skip
     _common(p)
-    p.set_defaults(func=cmd_edge)
+    p.set_defaults(func=_friendly(cmd_edge))
 
     p = subparsers.add_parser("chart", help="the basic-strategy chart")
     _common(p)
-    p.set_defaults(func=cmd_chart)
+    p.set_defaults(func=_friendly(cmd_chart))

@@ -115,6 +115,15 @@ def test_help_lists_the_rule_options(capsys):
         assert option in help_text
 
 
-def test_unknown_card_is_refused():
-    with pytest.raises(ValueError):
-        main(["analyze", "--hand", "10,X", "--dealer", "6"])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["analyze", "--hand", "10,X", "--dealer", "6"],
+        ["analyze", "--hand", "10,9,5", "--dealer", "6"],  # bust
+        ["analyze", "--hand", "A,A", "--dealer", "A", "--removed", "A,A,A,A", "--decks", "1"],
+        ["dealer", "--dealer", "11"],
+    ],
+)
+def test_bad_input_ends_with_a_message(argv):
+    with pytest.raises(SystemExit, match="error: "):
+        main(argv)
