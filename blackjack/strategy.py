@@ -13,7 +13,8 @@ The house edge is the expected return of a round from a full shoe, either played
 (pairs split and hands doubled as it says, later hits by the hard or soft row) or by the best
 move for the exact cards at every decision.  Insurance is never taken.
 
->>> chart = basic_chart(Rules(decks=1))  # doctest: +SKIP
+>>> Cell(Move.DOUBLE, {Move.DOUBLE: 0.2, Move.STAND: 0.1, Move.HIT: 0.05}).code()
+'Ds'
 """
 
 from __future__ import annotations
