@@ -1,0 +1,348 @@
+"""The memoized EV computations behind :mod:`blackjack.ev`, in mass units.
+
+See :mod:`blackjack.ev` for the mass formulation, how splits are valued and the choices made.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+from functools import cache
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from blackjack.cards import Composition, full_composition, remove_cards
+from blackjack.dealer import DealerCache
+from blackjack.ev_legal import MOVE_ORDER, is_blackjack, legal_moves
+from blackjack.moves import Move
+from blackjack.rules import Rules
+
+
+class HandChart(Protocol):
+    """What the engine asks of a strategy chart when it plays one instead of the best move."""
+
+    def move_for(self, hand: Sequence[int], up: int, legal: frozenset[Move]) -> Move: ...
+
+    def move_for_total(self, total: int, soft: bool, up: int, legal: frozenset[Move]) -> Move: ...
+
+
+@cache
+def _multisets(limit: int) -> tuple[Composition, ...]:
+    """Every multiset of cards (as counts) whose points add up to at most ``limit``."""
+    out: list[Composition] = []
+
+    def walk(counts: list[int], smallest: int, room: int) -> None:
+        out.append(tuple(counts))
+        for card in range(smallest, min(room, 10) + 1):
+            counts[card - 1] += 1
+            walk(counts, card, room - card)
+            counts[card - 1] -= 1
+
+    walk([0] * 10, 1, max(limit, 0))
+    return tuple(out)
+
+
+@cache
+def _multiset_array(limit: int) -> npt.NDArray[np.int64]:
+    return np.array(_multisets(limit), dtype=np.int64).reshape(-1, 10)
+
+
+def _shoes_less(comp: Composition, limit: int) -> list[Composition]:
+    """``comp`` less each multiset of at most ``limit`` points it holds, the empty shoe apart."""
+    rest = np.array(comp, dtype=np.int64) - _multiset_array(limit)
+    rest = rest[(rest >= 0).all(axis=1) & (rest.sum(axis=1) > 0)]
+    return list(map(tuple, rest.tolist()))
+
+
+def _take(comp: Composition, card: int) -> Composition:
+    i = card - 1
+    return (*comp[:i], comp[i] - 1, *comp[i + 1 :])
+
+
+class Engine:
+    """Memoized EV computations for one rule set and one up card, in mass units (see the module
+    docstring).  Memos are keyed by the composition, so analyses of different hands share work.
+    With ``chart`` the hands are played by the chart instead of by the best move."""
+
+    def __init__(self, rules: Rules, up: int, chart: HandChart | None = None) -> None:
+        self.rules = rules
+        self.up = up
+        self.chart = chart
+        self.h17 = rules.dealer_hits_soft_17
+        self.peek = rules.peeks_under(up)
+        self.bj_index = 9 if up == 1 else 0 if up == 10 else -1  # hole card giving blackjack
+        self.dealer = dealer_cache(up, self.h17)
+        self._prepared: set[tuple[Composition, int, bool, int]] = set()
+        self.full_shoe_ready = False
+        self._rows = self.dealer.rows[self.peek]
+        self._play: dict[tuple[Composition, int, bool], float] = {}
+        self._split_hand: dict[tuple[Composition, int, int], float] = {}
+
+    # --- batching the dealer work ------------------------------------------------------
+
+    def prepare(self, comp: Composition, cards: Sequence[int], split_hands: int = 1) -> None:
+        """Compute at once the dealer vectors every option of this hand will ask for: the shoe
+        less any cards the hand can still draw, and for a pair the split hands' shoes.  This
+        only saves time; the results are the same without it."""
+        key = (comp, sum(cards), len(cards) == 2 and cards[0] == cards[1], split_hands)
+        if key in self._prepared:
+            return
+        self._prepared.add(key)
+        need = _shoes_less(comp, 21 - sum(cards))
+        if len(cards) == 2 and cards[0] == cards[1]:
+            need += self._split_shoes(comp, cards[0], self.rules.max_hands - split_hands)
+        known = self.dealer.rows[False]
+        if any(c not in known for c in need):
+            self.dealer.fill(need)
+
+    def prepare_full_shoe(self) -> None:
+        """:meth:`prepare` for every two-card hand dealt from a full shoe against this up."""
+        base = remove_cards(full_composition(self.rules.decks), [self.up])
+        need = _shoes_less(base, 21)
+        for p in range(1, 11):
+            if base[p - 1] >= 2:
+                comp = remove_cards(base, [p, p])
+                need += self._split_shoes(comp, p, self.rules.max_hands - 1)
+        self.dealer.fill(need)
+        self.full_shoe_ready = True
+
+    def _split_shoes(self, comp: Composition, pair: int, splits: int) -> list[Composition]:
+        out: list[Composition] = []
+        extra = splits if pair != 1 or self.rules.resplit_aces else 1
+        for k in range(max(extra, 0)):
+            if comp[pair - 1] < k:
+                break
+            shoe = (*comp[: pair - 1], comp[pair - 1] - k, *comp[pair:])
+            out += _shoes_less(shoe, 21 - pair)
+        return out
+
+    # --- the dealer --------------------------------------------------------------------
+
+    def p_blackjack(self, comp: Composition) -> float:
+        """Unconditioned chance that the hole card completes a dealer blackjack."""
+        return comp[self.bj_index] / sum(comp) if self.bj_index >= 0 else 0.0
+
+    def mass(self, comp: Composition) -> float:
+        """P(no dealer blackjack) under a peek, else 1: the mass of every payoff."""
+        return 1.0 - self.p_blackjack(comp) if self.peek else 1.0
+
+    def stand_row(self, comp: Composition) -> tuple[float, ...]:
+        """Mass EV of standing on ≤16, 17, …, 21."""
+        return self._rows.get(comp) or self.dealer.stand_row(comp, peek=self.peek)
+
+    def blackjack_value(self, comp: Composition) -> float:
+        """Mass EV of a player blackjack: paid unless the dealer has one too (a push)."""
+        return float(self.rules.blackjack_pays) * (1.0 - self.p_blackjack(comp))
+
+    def stand(self, comp: Composition, total: int) -> float:
+        return self.stand_row(comp)[max(total - 16, 0)]
+
+    # --- hit, stand, double ------------------------------------------------------------
+
+    def play(self, comp: Composition, hard: int, ace: bool) -> float:
+        """Mass EV of a hand that may hit or stand, played best (or by the chart)."""
+        if hard > 21:
+            return -self.mass(comp)
+        key = (comp, hard, ace)
+        value = self._play.get(key)
+        if value is None:
+            total = hard + 10 if ace and hard <= 11 else hard
+            value = self.stand(comp, total)
+            if total < 21 and sum(comp) > 0:
+                if self.chart is None:
+                    value = max(value, self.hit(comp, hard, ace))
+                else:
+                    soft = total != hard
+                    move = self.chart.move_for_total(total, soft, self.up, _HIT_STAND)
+                    if move == Move.HIT:
+                        value = self.hit(comp, hard, ace)
+            self._play[key] = value
+        return value
+
+    def _children(self, comp: Composition, limit: int) -> list[tuple[int, Composition]]:
+        """(card, comp less that card) for the cards in the shoe up to ``limit`` points."""
+        out = []
+        for i in range(min(limit, 10)):
+            if comp[i]:
+                out.append((i + 1, (*comp[:i], comp[i] - 1, *comp[i + 1 :])))
+        return out
+
+    def _bust_mass(self, comp: Composition, n: int, room: int) -> float:
+        """Sum over the cards worth more than ``room`` points of count × mass after drawing
+        it: what busting costs, without building the shoes it leaves."""
+        busting = sum(comp[room:])
+        if not busting or not self.peek:
+            return float(busting)
+        b = comp[self.bj_index]
+        # Drawing the blackjack card itself leaves one fewer for the hole.
+        own = comp[self.bj_index] if self.bj_index >= room else 0
+        return (busting * (n - 1 - b) + own) / (n - 1)
+
+    def hit(self, comp: Composition, hard: int, ace: bool) -> float:
+        n = sum(comp)
+        room = 21 - hard
+        children = self._children(comp, room)
+        self.dealer.prefetch(comp, children)
+        total = 0.0
+        for card, child in children:
+            total += comp[card - 1] * self.play(child, hard + card, ace or card == 1)
+        if room < 10:
+            total -= self._bust_mass(comp, n, room)
+        return total / n
+
+    def double(self, comp: Composition, hard: int, ace: bool) -> float:
+        n = sum(comp)
+        room = 21 - hard
+        children = self._children(comp, room)
+        self.dealer.prefetch(comp, children)
+        total = 0.0
+        for card, after in children:
+            h = hard + card
+            t = h + 10 if (ace or card == 1) and h <= 11 else h
+            total += comp[card - 1] * self.stand(after, t)
+        if room < 10:
+            total -= self._bust_mass(comp, n, room)
+        return 2.0 * total / n
+
+    def surrender(self, comp: Composition) -> float:
+        if self.peek:
+            return -0.5 * self.mass(comp)
+        pbj = self.p_blackjack(comp)
+        return -0.5 * (1.0 - pbj) - pbj
+
+    # --- two-card decisions and splits -------------------------------------------------
+
+    def options(
+        self,
+        comp: Composition,
+        cards: Sequence[int],
+        legal: frozenset[Move],
+        *,
+        split_hands: int = 1,
+        from_split: bool = False,
+    ) -> dict[Move, float]:
+        """Mass EV of each legal move of a hand whose cards are already out of ``comp``."""
+        hard = sum(cards)
+        ace = 1 in cards
+        total = hard + 10 if ace and hard <= 11 else hard
+        out: dict[Move, float] = {}
+        for move in MOVE_ORDER:
+            if move not in legal:
+                continue
+            if move == Move.STAND:
+                bj = is_blackjack(cards, from_split=from_split) and split_hands == 1
+                out[move] = self.blackjack_value(comp) if bj else self.stand(comp, total)
+            elif move == Move.HIT:
+                out[move] = self.hit(comp, hard, ace)
+            elif move == Move.DOUBLE:
+                out[move] = self.double(comp, hard, ace)
+            elif move == Move.SURRENDER:
+                out[move] = self.surrender(comp)
+            else:
+                out[move] = self.split(comp, cards[0], split_hands + 1)
+        return out
+
+    def value(
+        self,
+        comp: Composition,
+        cards: Sequence[int],
+        legal: frozenset[Move],
+        *,
+        split_hands: int = 1,
+        from_split: bool = False,
+    ) -> float:
+        """Mass EV of the move played: the best, or the chart's (computing only that one)."""
+        if self.chart is not None:
+            move = self.chart.move_for(cards, self.up, legal)
+            legal = frozenset({move})
+        values = self.options(comp, cards, legal, split_hands=split_hands, from_split=from_split)
+        return max(values.values())
+
+    def split_hand(self, comp: Composition, pair: int, second: int) -> float:
+        """Mass EV of one split hand ``[pair, second]``, played best for its own cards; it is
+        not split again here (resplits are counted in :meth:`split`)."""
+        key = (comp, pair, second)
+        value = self._split_hand.get(key)
+        if value is None:
+            cards = (pair, second)
+            legal = legal_moves(
+                self.rules, cards, self.up, split_hands=self.rules.max_hands, from_split=True
+            )
+            value = self.value(comp, cards, legal - {Move.SPLIT}, from_split=True)
+            self._split_hand[key] = value
+        return value
+
+    def split(self, comp: Composition, pair: int, hands: int) -> float:
+        """Mass EV of splitting a pair into ``hands`` hands (the box's count after the split),
+        summed over every hand that results; ``comp`` excludes both pair cards."""
+        rules = self.rules
+        can_resplit = pair != 1 or rules.resplit_aces
+        memo: dict[tuple[int, int, int], float] = {}
+
+        def second_cards(k: int, with_pair: bool) -> float:
+            shoe = (*comp[: pair - 1], comp[pair - 1] - k, *comp[pair:])
+            n = sum(shoe)
+            children = self._children(shoe, 10)
+            self.dealer.prefetch(shoe, children)
+            total = 0.0
+            for card, child in children:
+                if with_pair or card != pair:
+                    total += shoe[card - 1] * self.split_hand(child, pair, card)
+            return total / n
+
+        def f(n: int, pending: int, k: int) -> float:
+            if pending == 0:
+                return 0.0
+            key = (n, pending, k)
+            if key in memo:
+                return memo[key]
+            if can_resplit and n < rules.max_hands:
+                shoe_p = comp[pair - 1] - k
+                q = shoe_p / (sum(comp) - k)
+                value = second_cards(k, False)
+                if q > 0:
+                    value += q * f(n + 1, pending + 1, k + 1)
+                value += (1.0 - q) * f(n, pending - 1, k)
+            else:
+                value = pending * second_cards(k, True)
+            memo[key] = value
+            return value
+
+        return f(hands, 2, 0)
+
+
+_HIT_STAND = frozenset({Move.HIT, Move.STAND})
+_DEALERS: dict[tuple[int, bool], DealerCache] = {}
+
+
+def dealer_cache(up: int, h17: bool) -> DealerCache:
+    """One dealer cache per up card and soft-17 rule, shared by every rule set and chart;
+    emptied when it grows past about 400,000 compositions (some 150 MB)."""
+    cache = _DEALERS.get((up, h17))
+    if cache is None or len(cache.rows[False]) > 400_000:
+        cache = _DEALERS[(up, h17)] = DealerCache(up, h17)
+    return cache
+
+
+_ENGINES: OrderedDict[tuple[Rules, int, int], Engine] = OrderedDict()
+
+
+def engine_for(rules: Rules, up: int, chart: HandChart | None = None) -> Engine:
+    """A shared engine per rule set, up card and chart, the most recent few kept."""
+    key = (rules, up, id(chart))
+    eng = _ENGINES.get(key)
+    if eng is None or eng.chart is not chart:
+        eng = _ENGINES[key] = Engine(rules, up, chart)
+        while len(_ENGINES) > 48:
+            _ENGINES.popitem(last=False)
+    else:
+        _ENGINES.move_to_end(key)
+    return eng
+
+
+def clear_caches() -> None:
+    """Forget every memoized EV and dealer vector (to free memory, or to time a cold start)."""
+    _ENGINES.clear()
+    _DEALERS.clear()
