@@ -27,6 +27,7 @@ class IllegalMove(ValueError):
 
 
 Refusal = tuple[str, str]
+Verdicts = tuple[dict[Move, Refusal | None], frozenset[Move]]
 
 ROUND_OVER: Final[Refusal] = ("round_over", "The round is over.")
 NOT_YOUR_TURN: Final[Refusal] = ("not_your_turn", "It is another box's turn.")
@@ -99,7 +100,7 @@ def half(bet: int) -> Money:
 # --- legality ------------------------------------------------------------------------------
 
 
-def _rule_verdicts(state: RoundState) -> tuple[dict[Move, Refusal | None], frozenset[Move]]:
+def _rule_verdicts(state: RoundState) -> Verdicts:
     """Every move mapped to ``None`` (the rules allow it now) or the reason they do not, and
     the set of moves allowed.
 
@@ -108,20 +109,22 @@ def _rule_verdicts(state: RoundState) -> tuple[dict[Move, Refusal | None], froze
     The dictionaries may be shared between states; nobody changes them.
     """
     memo = state._verdicts
-    if memo is not None:
-        return memo
-    out = _compute_rule_verdicts(state)
-    memo = (out, frozenset(m for m, why in out.items() if why is None))
-    object.__setattr__(state, "_verdicts", memo)
+    if memo is None:
+        memo = _compute_rule_verdicts(state)
+        _set_memo(state, memo)
     return memo
 
 
-def _compute_rule_verdicts(state: RoundState) -> dict[Move, Refusal | None]:
+# The memo slot's own setter: a third of the cost of ``object.__setattr__`` by name.
+_set_memo = RoundState.__dict__["_verdicts"].__set__
+
+
+def _compute_rule_verdicts(state: RoundState) -> Verdicts:
     phase = state.phase
     if phase is Phase.SETTLED or state.turn is None:
-        return _OVER
+        return _OVER_MEMO
     if phase is Phase.INSURANCE:
-        return _INSURANCE
+        return _INSURANCE_MEMO
     seat, h = state.turn
     box = state.box(seat)
     rules = state.rules
@@ -129,7 +132,7 @@ def _compute_rule_verdicts(state: RoundState) -> dict[Move, Refusal | None]:
     cards = hand.cards
     locked_aces = hand.split_aces and not rules.hit_split_aces
     if len(cards) != 2:  # a hit (or doubled) hand: only hit or stand, whatever the rules
-        return _LATER_SURRENDER if rules.surrender is Surrender.LATE else _LATER
+        return _LATER_SURRENDER_MEMO if rules.surrender is Surrender.LATE else _LATER_MEMO
 
     hard, ace = hard_and_ace(cards)
     soft = ace and hard <= 11
@@ -161,15 +164,21 @@ def _compute_rule_verdicts(state: RoundState) -> dict[Move, Refusal | None]:
         surrender = SURRENDER_FIRST_TWO
     elif not rules.surrender_vs_ace and state.dealer[0].rank == "A":
         surrender = SURRENDER_VS_ACE
-    return {
-        Move.HIT: SPLIT_ACES_ONE_CARD if locked_aces else None,
-        Move.STAND: None,
-        Move.DOUBLE: double,
-        Move.SPLIT: split,
-        Move.SURRENDER: surrender,
-        Move.INSURE: NO_INSURANCE_NOW,
-        Move.DECLINE: NO_INSURANCE_NOW,
-    }
+    return _memo(
+        {
+            Move.HIT: SPLIT_ACES_ONE_CARD if locked_aces else None,
+            Move.STAND: None,
+            Move.DOUBLE: double,
+            Move.SPLIT: split,
+            Move.SURRENDER: surrender,
+            Move.INSURE: NO_INSURANCE_NOW,
+            Move.DECLINE: NO_INSURANCE_NOW,
+        }
+    )
+
+
+def _memo(out: dict[Move, Refusal | None]) -> Verdicts:
+    return out, frozenset(m for m, why in out.items() if why is None)
 
 
 _OVER: dict[Move, Refusal | None] = dict.fromkeys(_ALL_MOVES, ROUND_OVER)
@@ -187,6 +196,11 @@ _LATER: dict[Move, Refusal | None] = {
     Move.SURRENDER: SURRENDER_NONE,
 }
 _LATER_SURRENDER = {**_LATER, Move.SURRENDER: SURRENDER_FIRST_TWO}
+# The verdicts that do not depend on the hand, with their legal sets, made once.
+_OVER_MEMO = _memo(_OVER)
+_INSURANCE_MEMO = _memo(_INSURANCE)
+_LATER_MEMO = _memo(_LATER)
+_LATER_SURRENDER_MEMO = _memo(_LATER_SURRENDER)
 
 
 def cost(state: RoundState, move: Move) -> Money:
@@ -219,6 +233,42 @@ def verdicts(state: RoundState, balance: int | None) -> dict[Move, Refusal | Non
     for m in short:
         out[m] = INSUFFICIENT_BALANCE
     return out
+
+
+_HIT, _STAND, _DECLINE = Move.HIT, Move.STAND, Move.DECLINE
+
+
+def verdict(state: RoundState, move: Move, balance: int | None = None) -> Refusal | None:
+    """The verdict on ``move`` alone: what :func:`apply` asks before it plays a move.
+
+    Hit, stand and a declined insurance cost nothing and depend on little, so they are
+    judged here without working out every other move; the rest ask :func:`verdicts`.
+
+    >>> from blackjack.cards import parse_cards
+    >>> from blackjack.round import Shoe, start_round
+    >>> from blackjack.rules import PRESETS
+    >>> shoe = Shoe.from_cards(parse_cards("9c 6h 2d 10c"))
+    >>> state = start_round(rules=PRESETS["thoth"], bets={0: 10}, shoe=shoe)
+    >>> verdict(state, Move.STAND), verdict(state, Move.SPLIT)
+    (None, ('split_not_allowed', 'Only a pair may be split, on the first two cards.'))
+    """
+    memo = state._verdicts
+    if memo is not None and balance is None:
+        return memo[0][move]
+    turn = state.turn
+    if turn is not None:
+        phase = state.phase
+        if phase is Phase.PLAYERS:
+            if move is _STAND:
+                return None
+            if move is _HIT:
+                hand = state.box(turn[0]).hands[turn[1]]
+                if hand.split_aces and len(hand.cards) == 2 and not state.rules.hit_split_aces:
+                    return SPLIT_ACES_ONE_CARD
+                return None
+        elif phase is Phase.INSURANCE and move is _DECLINE:
+            return None
+    return verdicts(state, balance)[move]
 
 
 def legal_moves(state: RoundState, *, balance: int | None = None) -> frozenset[Move]:

@@ -55,7 +55,7 @@ from blackjack.legal import (
     half,
     legal_moves,
     refusal,
-    verdicts,
+    verdict,
 )
 from blackjack.moves import Move
 from blackjack.round_state import (
@@ -573,7 +573,7 @@ def apply(
             move = Move(move)
         except ValueError:
             raise IllegalMove(*UNKNOWN_MOVE) from None
-    why = verdicts(state, balance)[move]
+    why = verdict(state, move, balance)
     if why is not None:
         raise IllegalMove(*why)
     w = _Work(state)
