@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Final
 
-from blackjack.hand import hard_and_ace, is_blackjack, is_pair
+from blackjack.cards import RANK_POINTS
+from blackjack.hand import is_blackjack
 from blackjack.moves import INSURANCE_MOVES, PLAY_MOVES, Move
 from blackjack.round_state import Money, Phase, RoundState, money
-from blackjack.rules import DoubleOn, Surrender
+from blackjack.rules import DoubleOn, PairsBy, Surrender
 
 
 class IllegalMove(ValueError):
@@ -119,23 +120,34 @@ def _rule_verdicts(state: RoundState) -> Verdicts:
 _set_memo = RoundState.__dict__["_verdicts"].__set__
 
 
+# Enum members looked up once: ``Phase.SETTLED`` costs a class attribute lookup each time.
+_SETTLED, _INSURANCE_PHASE = Phase.SETTLED, Phase.INSURANCE
+_LATE, _NO_SURRENDER = Surrender.LATE, Surrender.NONE
+_NINE_TO_ELEVEN, _TEN_TO_ELEVEN = DoubleOn.NINE_TO_ELEVEN, DoubleOn.TEN_TO_ELEVEN
+_BY_RANK = PairsBy.RANK
+
+
 def _compute_rule_verdicts(state: RoundState) -> Verdicts:
+    turn = state.turn
     phase = state.phase
-    if phase is Phase.SETTLED or state.turn is None:
+    if phase is _SETTLED or turn is None:
         return _OVER_MEMO
-    if phase is Phase.INSURANCE:
+    if phase is _INSURANCE_PHASE:
         return _INSURANCE_MEMO
-    seat, h = state.turn
+    seat, h = turn
     box = state.box(seat)
     rules = state.rules
-    hand = box.hands[h]
+    hands = box.hands
+    hand = hands[h]
     cards = hand.cards
-    locked_aces = hand.split_aces and not rules.hit_split_aces
     if len(cards) != 2:  # a hit (or doubled) hand: only hit or stand, whatever the rules
-        return _LATER_SURRENDER_MEMO if rules.surrender is Surrender.LATE else _LATER_MEMO
+        return _LATER_SURRENDER_MEMO if rules.surrender is _LATE else _LATER_MEMO
 
-    hard, ace = hard_and_ace(cards)
-    soft = ace and hard <= 11
+    locked_aces = hand.split_aces and not rules.hit_split_aces
+    first, second = cards
+    a, b = RANK_POINTS[first.rank], RANK_POINTS[second.rank]
+    hard = a + b
+    soft = (a == 1 or b == 1) and hard <= 11
     total = hard + 10 if soft else hard
     double: Refusal | None = None
     if hand.split_aces and (locked_aces or not rules.double_after_split):
@@ -144,37 +156,46 @@ def _compute_rule_verdicts(state: RoundState) -> Verdicts:
         double = DOUBLE_AFTER_SPLIT
     elif soft and not rules.double_soft:
         double = DOUBLE_SOFT
-    elif rules.double_on is DoubleOn.NINE_TO_ELEVEN and not 9 <= total <= 11:
+    elif rules.double_on is _NINE_TO_ELEVEN and not 9 <= total <= 11:
         double = DOUBLE_9_11
-    elif rules.double_on is DoubleOn.TEN_TO_ELEVEN and not 10 <= total <= 11:
+    elif rules.double_on is _TEN_TO_ELEVEN and not 10 <= total <= 11:
         double = DOUBLE_10_11
 
     split: Refusal | None = None
-    if not is_pair(cards, rules):
+    if not (first.rank == second.rank if rules.pairs_by is _BY_RANK else a == b):
         split = SPLIT_NOT_PAIR
-    elif len(box.hands) >= rules.max_hands:
+    elif len(hands) >= rules.max_hands:
         split = SPLIT_LIMIT
     elif hand.split_aces and not rules.resplit_aces:
         split = SPLIT_ACES_ONCE
 
     surrender: Refusal | None = None
-    if rules.surrender is Surrender.NONE:
+    if rules.surrender is _NO_SURRENDER:
         surrender = SURRENDER_NONE
-    elif len(box.hands) > 1:
+    elif len(hands) > 1:
         surrender = SURRENDER_FIRST_TWO
     elif not rules.surrender_vs_ace and state.dealer[0].rank == "A":
         surrender = SURRENDER_VS_ACE
-    return _memo(
-        {
-            Move.HIT: SPLIT_ACES_ONE_CARD if locked_aces else None,
-            Move.STAND: None,
-            Move.DOUBLE: double,
-            Move.SPLIT: split,
-            Move.SURRENDER: surrender,
-            Move.INSURE: NO_INSURANCE_NOW,
-            Move.DECLINE: NO_INSURANCE_NOW,
-        }
-    )
+
+    # Few combinations ever occur: each is built once and shared.
+    key = (locked_aces, double, split, surrender)
+    memo = _TWO_CARD_MEMOS.get(key)
+    if memo is None:
+        memo = _TWO_CARD_MEMOS[key] = _memo(
+            {
+                Move.HIT: SPLIT_ACES_ONE_CARD if locked_aces else None,
+                Move.STAND: None,
+                Move.DOUBLE: double,
+                Move.SPLIT: split,
+                Move.SURRENDER: surrender,
+                Move.INSURE: NO_INSURANCE_NOW,
+                Move.DECLINE: NO_INSURANCE_NOW,
+            }
+        )
+    return memo
+
+
+_TWO_CARD_MEMOS: dict[tuple[bool, Refusal | None, Refusal | None, Refusal | None], Verdicts] = {}
 
 
 def _memo(out: dict[Move, Refusal | None]) -> Verdicts:

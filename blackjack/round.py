@@ -57,6 +57,7 @@ from blackjack.legal import (
     verdict,
 )
 from blackjack.moves import Move
+from blackjack.round_fast import apply_fast
 from blackjack.round_state import (
     MAX_BOXES,
     Box,
@@ -181,7 +182,7 @@ def apply(
     why = verdict(state, move, balance)
     if why is not None:
         raise IllegalMove(*why)
-    return apply_general(state, move)
+    return apply_fast(state, move) or apply_general(state, move)
 
 
 def apply_general(state: RoundState, move: Move) -> RoundState:
