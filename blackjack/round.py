@@ -126,7 +126,12 @@ def start_round(*, rules: Rules, bets: Mapping[int, int], shoe: Shoe) -> RoundSt
         [tnew(Event, (bet_kind, s, 0, None, None, bets[s], 0, None, None)) for s in seats],
     )
     events = w.events
-    draw = w.draw
+    need = 2 * len(seats) + 2
+    if w.pos + need <= len(w.cards):  # the usual case: no refill, the cards come in a row
+        draw = iter(w.cards[w.pos : w.pos + need]).__next__
+        w.pos += need
+    else:
+        draw = w.draw
     first: list[Card] = []
     for s in seats:
         card = draw()

@@ -451,37 +451,52 @@ class Work:
         self.settle_all()
 
     def settle_all(self) -> None:
+        """Settle every hand still open against the dealer's final cards, each box's hands
+        rebuilt once (this runs once a round, on every box)."""
+        dealer = self.dealer
         dealer_bj = self.dealer_blackjack()
-        dealer_total = best_total(self.dealer)
+        dealer_total = best_total(dealer)
         pays = self.rules.blackjack_pays
-        for bi, b in enumerate(self.boxes):
+        boxes = self.boxes
+        events = self.events
+        for bi in range(len(boxes)):
+            b = boxes[bi]
             if b.insurance and b.insurance_paid is None:
                 self.settle_insurance(bi, 3 * b.insurance if dealer_bj else 0)
-            for h, hand in enumerate(self.boxes[bi].hands):
-                if hand.outcome is not None:
+                b = boxes[bi]
+            seat = b[0]
+            hands = list(b[2])
+            for h, hand in enumerate(hands):
+                if hand[7] is not None:  # settled already
                     continue
+                bet = hand[1]
                 if hand.surrendered:
+                    outcome, paid = (_LOSE, 0) if dealer_bj else (_SURRENDER, half(bet))
+                elif is_blackjack(hand[0], from_split=hand[3]):
                     if dealer_bj:
-                        self.settle(bi, h, hand, Outcome.LOSE, 0)
+                        outcome, paid = _PUSH, bet
                     else:
-                        self.settle(bi, h, hand, Outcome.SURRENDER, half(hand.bet))
-                elif is_blackjack(hand.cards, from_split=hand.from_split):
-                    if dealer_bj:
-                        self.settle(bi, h, hand, Outcome.PUSH, hand.bet)
-                    else:
-                        self.settle(
-                            bi, h, hand, Outcome.BLACKJACK, hand.bet + times(hand.bet, pays)
-                        )
+                        outcome, paid = _BLACKJACK, bet + times(bet, pays)
                 else:
-                    total = best_total(hand.cards)
-                    stake = hand.stake
+                    total = best_total(hand[0])
+                    stake = bet * 2 if hand[2] else bet
                     if dealer_bj or (dealer_total <= 21 and total < dealer_total):
-                        self.settle(bi, h, hand, Outcome.LOSE, 0)
+                        outcome, paid = _LOSE, 0
                     elif total == dealer_total:
-                        self.settle(bi, h, hand, Outcome.PUSH, stake)
+                        outcome, paid = _PUSH, stake
                     else:
-                        self.settle(bi, h, hand, Outcome.WIN, 2 * stake)
+                        outcome, paid = _WIN, 2 * stake
+                hands[h] = tnew(
+                    Hand, (hand[0], bet, hand[2], hand[3], hand[4], True, hand[6], outcome, paid)
+                )
+                events.append(tnew(Event, (_SETTLE, seat, h, None, None, 0, paid, outcome, None)))
+            boxes[bi] = tnew(Box, (seat, b[1], tuple(hands), b[3], b[4], b[5]))
         self.phase = Phase.SETTLED
+
+
+_LOSE, _PUSH, _WIN = Outcome.LOSE, Outcome.PUSH, Outcome.WIN
+_SURRENDER, _BLACKJACK = Outcome.SURRENDER, Outcome.BLACKJACK
+_SETTLE = EventKind.SETTLE
 
 
 def _finished(hand: Hand) -> Hand:
