@@ -15,7 +15,7 @@ from blackjack.cards import RANK_POINTS
 from blackjack.hand import is_blackjack
 from blackjack.moves import INSURANCE_MOVES, PLAY_MOVES, Move
 from blackjack.round_state import Money, Phase, RoundState, money
-from blackjack.rules import DoubleOn, PairsBy, Surrender
+from blackjack.rules import DoubleOn, PairsBy, Rules, Surrender
 
 
 class IllegalMove(ValueError):
@@ -140,8 +140,8 @@ def _compute_rule_verdicts(state: RoundState) -> Verdicts:
     hands = box.hands
     hand = hands[h]
     cards = hand.cards
-    if len(cards) != 2:  # a hit (or doubled) hand: only hit or stand, whatever the rules
-        return _LATER_SURRENDER_MEMO if rules.surrender is _LATE else _LATER_MEMO
+    if len(cards) != 2:
+        return later_verdicts(rules)
 
     locked_aces = hand.split_aces and not rules.hit_split_aces
     first, second = cards
@@ -196,6 +196,18 @@ def _compute_rule_verdicts(state: RoundState) -> Verdicts:
 
 
 _TWO_CARD_MEMOS: dict[tuple[bool, Refusal | None, Refusal | None, Refusal | None], Verdicts] = {}
+
+
+def later_verdicts(rules: Rules) -> Verdicts:
+    """The verdicts on a hand of three or more cards: hit or stand, whatever the rules.
+
+    The fast path gives them to the state a hit makes, so nobody works them out again.
+
+    >>> from blackjack.rules import PRESETS
+    >>> sorted(later_verdicts(PRESETS["thoth"])[1])
+    [<Move.HIT: 'hit'>, <Move.STAND: 'stand'>]
+    """
+    return _LATER_SURRENDER_MEMO if rules.surrender is _LATE else _LATER_MEMO
 
 
 def _memo(out: dict[Move, Refusal | None]) -> Verdicts:

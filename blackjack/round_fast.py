@@ -16,6 +16,7 @@ plays random rounds both ways to hold it to that.
 from __future__ import annotations
 
 from blackjack.cards import RANK_POINTS
+from blackjack.legal import later_verdicts
 from blackjack.moves import Move
 from blackjack.round_state import Box, Event, EventKind, Hand, Outcome, Phase, RoundState
 from blackjack.round_work import Work, make_shoe, make_state, tnew
@@ -72,7 +73,14 @@ def _with_hand(boxes: tuple[Box, ...], bi: int, box: Box, h: int, hand: Hand) ->
 
 
 def _hit(state: RoundState) -> RoundState | None:
-    seat, h, bi, box = _where(state)
+    turn = state.turn
+    assert turn is not None
+    seat, h = turn
+    boxes = state.boxes
+    bi = 0
+    while boxes[bi][0] != seat:  # _where, inline: hits are the most frequent move
+        bi += 1
+    box = boxes[bi]
     hand = box[2][h]
     shoe = state.shoe
     cards = shoe.cards
@@ -96,9 +104,10 @@ def _hit(state: RoundState) -> RoundState | None:
     )
     if total < 21:
         hand = tnew(Hand, (held, hand[1], False, hand[3], hand[4], False, False, None, None))
+        rules = state.rules
         return make_state(
-            state.rules,
-            _with_hand(state.boxes, bi, box, h, hand),
+            rules,
+            _with_hand(boxes, bi, box, h, hand),
             state.dealer,
             make_shoe(cards, pos + 1, shoe.decks),
             _PLAYERS,
@@ -106,13 +115,14 @@ def _hit(state: RoundState) -> RoundState | None:
             state.revealed,
             state.peeked,
             events,
+            later_verdicts(rules),
         )
     if hard > 21:
         hand = tnew(Hand, (held, hand[1], False, hand[3], hand[4], True, False, _BUST, 0))
         events = (*events, tnew(Event, (_SETTLE, seat, h, None, None, 0, 0, _BUST, None)))
     else:
         hand = tnew(Hand, (held, hand[1], False, hand[3], hand[4], True, False, None, None))
-    return _next_turn(state, _with_hand(state.boxes, bi, box, h, hand), bi, h, pos + 1, events)
+    return _next_turn(state, _with_hand(boxes, bi, box, h, hand), bi, h, pos + 1, events)
 
 
 def _stand(state: RoundState) -> RoundState:

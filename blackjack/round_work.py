@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from blackjack.cards import RANK_POINTS, Card
 from blackjack.hand import best_total, hard_and_ace, is_blackjack
-from blackjack.legal import half
+from blackjack.legal import Verdicts, half
 from blackjack.moves import Move
 from blackjack.round_state import (
     Box,
@@ -114,9 +114,11 @@ def make_state(
     revealed: bool,
     peeked: bool,
     events: tuple[Event, ...],
+    verdicts: Verdicts | None = None,
 ) -> RoundState:
     """A new state built through the slots: a frozen dataclass's ``__init__`` costs about
-    twice as much, more than the rest of a simple move."""
+    twice as much, more than the rest of a simple move.  ``verdicts``: the rules' verdicts
+    on it, when the caller knows them already (see :func:`blackjack.legal.later_verdicts`)."""
     state: RoundState = _onew(RoundState)
     s_rules, s_boxes, s_dealer, s_shoe, s_phase, s_turn, s_rev, s_peek, s_ev, s_memo = _STATE_SLOTS
     s_rules(state, rules)
@@ -128,7 +130,7 @@ def make_state(
     s_rev(state, revealed)
     s_peek(state, peeked)
     s_ev(state, events)
-    s_memo(state, None)
+    s_memo(state, verdicts)
     return state
 
 
