@@ -70,7 +70,7 @@ from blackjack.round_state import (
     RoundState,
     Settlement,
 )
-from blackjack.round_work import Work, make_event, tnew
+from blackjack.round_work import Work, tnew
 from blackjack.rules import Rules
 from blackjack.serialize import from_json, player_view, to_json
 from blackjack.shoe import Shoe, ShoeExhausted, prepare_shoe
@@ -138,7 +138,7 @@ def start_round(*, rules: Rules, bets: Mapping[int, int], shoe: Shoe) -> RoundSt
         first.append(card)
         events.append(tnew(Event, (deal_kind, s, 0, card, None, 0, 0, None, None)))
     up = draw()
-    events.append(make_event(EventKind.DEALER_UP, card=up))
+    events.append(tnew(Event, (EventKind.DEALER_UP, None, None, up, None, 0, 0, None, None)))
     boxes = w.boxes
     for s, card in zip(seats, first, strict=True):
         second = draw()
@@ -150,7 +150,7 @@ def start_round(*, rules: Rules, bets: Mapping[int, int], shoe: Shoe) -> RoundSt
         boxes.append(tnew(Box, (s, bet, (hand,), 0, None, None)))
     hole = draw()
     w.dealer = [up, hole]
-    events.append(make_event(EventKind.HOLE, card=hole))
+    events.append(tnew(Event, (EventKind.HOLE, None, None, hole, None, 0, 0, None, None)))
     w.after_deal()
     return w.freeze()
 
@@ -160,6 +160,9 @@ def _check_bet(seat: object, bet: object) -> None:
         raise ValueError(f"box must be 0 to {MAX_BOXES - 1}, not {seat!r}")
     if isinstance(bet, bool) or not isinstance(bet, int) or bet <= 0:
         raise ValueError(f"a bet must be a positive whole number of chips, not {bet!r}")
+
+
+_SETTLED = Phase.SETTLED
 
 
 def apply(
@@ -175,9 +178,10 @@ def apply(
     move is refused unless that box is in turn (a click on a box that is not playing now).
     Raises :class:`IllegalMove` when the move is not legal now; ``state`` is never changed.
     """
-    if state.phase is Phase.SETTLED or state.turn is None:
+    turn = state.turn
+    if turn is None or state.phase is _SETTLED:
         raise IllegalMove(*ROUND_OVER)
-    if seat is not None and seat != state.turn[0]:
+    if seat is not None and seat != turn[0]:
         raise IllegalMove(*NOT_YOUR_TURN)
     if not isinstance(move, Move):
         try:

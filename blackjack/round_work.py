@@ -348,7 +348,9 @@ class Work:
 
     def reveal(self) -> None:
         self.revealed = True
-        self.events.append(make_event(EventKind.REVEAL, card=self.dealer[1]))
+        self.events.append(
+            tnew(Event, (_REVEAL, None, None, self.dealer[1], None, 0, 0, None, None))
+        )
 
     def advance(self, bi: int, h: int) -> None:
         """Give the turn to the first unfinished hand from ``(bi, h)`` on, else to the dealer."""
@@ -438,19 +440,33 @@ class Work:
     def dealer_play(self) -> None:
         self.turn = None
         self.reveal()
-        rules = self.rules
-        if any(_needs_dealer_total(hand) for b in self.boxes for hand in b.hands):
+        if self.any_needs_dealer_total():
+            hits_soft_17 = self.rules.dealer_hits_soft_17
             dealer = self.dealer
+            events = self.events
             while True:
                 hard, ace = hard_and_ace(dealer)
                 soft = ace and hard <= 11
                 total = hard + 10 if soft else hard
-                if total > 17 or (total == 17 and not (soft and rules.dealer_hits_soft_17)):
+                if total > 17 or (total == 17 and not (soft and hits_soft_17)):
                     break
                 card = self.draw()
                 dealer.append(card)
-                self.events.append(make_event(EventKind.DRAW, card=card))
+                events.append(tnew(Event, (_DRAW, None, None, card, None, 0, 0, None, None)))
         self.settle_all()
+
+    def any_needs_dealer_total(self) -> bool:
+        """Does some hand's result depend on more than whether the dealer has blackjack?"""
+        for b in self.boxes:
+            for hand in b[2]:
+                # Not settled, not surrendered, not a blackjack.
+                if (
+                    hand[7] is None
+                    and not hand[6]
+                    and not is_blackjack(hand[0], from_split=hand[3])
+                ):
+                    return True
+        return False
 
     def settle_all(self) -> None:
         """Settle every hand still open against the dealer's final cards, each box's hands
@@ -505,10 +521,4 @@ def _finished(hand: Hand) -> Hand:
     return make_hand(hand.cards, hand.bet, hand.doubled, hand.from_split, hand.split_aces, True)
 
 
-def _needs_dealer_total(hand: Hand) -> bool:
-    """A hand whose result depends on more than whether the dealer has blackjack."""
-    return (
-        hand.outcome is None
-        and not hand.surrendered
-        and not is_blackjack(hand.cards, from_split=hand.from_split)
-    )
+_REVEAL, _DRAW = EventKind.REVEAL, EventKind.DRAW
