@@ -104,10 +104,13 @@ def _hit(state: RoundState) -> RoundState | None:
     )
     if total < 21:
         hand = tnew(Hand, (held, hand[1], False, hand[3], hand[4], False, False, None, None))
+        hands = box[2]
+        hands = (hand,) if len(hands) == 1 else (*hands[:h], hand, *hands[h + 1 :])
+        box = tnew(Box, (seat, box[1], hands, box[3], box[4], box[5]))
         rules = state.rules
         return make_state(
             rules,
-            _with_hand(boxes, bi, box, h, hand),
+            (*boxes[:bi], box, *boxes[bi + 1 :]),  # _with_hand, inline
             state.dealer,
             make_shoe(cards, pos + 1, shoe.decks),
             _PLAYERS,

@@ -488,15 +488,23 @@ class Work:
                 if hand[7] is not None:  # settled already
                     continue
                 bet = hand[1]
-                if hand.surrendered:
+                cards = hand[0]
+                hard = 0
+                ace = False
+                for c in cards:
+                    p = RANK_POINTS[c.rank]
+                    hard += p
+                    if p == 1:
+                        ace = True
+                if hand[6]:  # surrendered
                     outcome, paid = (_LOSE, 0) if dealer_bj else (_SURRENDER, half(bet))
-                elif is_blackjack(hand[0], from_split=hand[3]):
+                elif hard == 11 and ace and len(cards) == 2 and not hand[3]:  # a blackjack
                     if dealer_bj:
                         outcome, paid = _PUSH, bet
                     else:
                         outcome, paid = _BLACKJACK, bet + times(bet, pays)
                 else:
-                    total = best_total(hand[0])
+                    total = hard + 10 if ace and hard <= 11 else hard
                     stake = bet * 2 if hand[2] else bet
                     if dealer_bj or (dealer_total <= 21 and total < dealer_total):
                         outcome, paid = _LOSE, 0
