@@ -57,6 +57,7 @@ from blackjack.legal import (
     verdict,
 )
 from blackjack.moves import Move
+from blackjack.round_build import tnew
 from blackjack.round_fast import apply_fast
 from blackjack.round_state import (
     MAX_BOXES,
@@ -70,7 +71,7 @@ from blackjack.round_state import (
     RoundState,
     Settlement,
 )
-from blackjack.round_work import Work, tnew
+from blackjack.round_work import Work
 from blackjack.rules import Rules
 from blackjack.serialize import from_json, player_view, to_json
 from blackjack.shoe import Shoe, ShoeExhausted, prepare_shoe

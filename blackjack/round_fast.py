@@ -18,8 +18,9 @@ from __future__ import annotations
 from blackjack.cards import RANK_POINTS
 from blackjack.legal import later_verdicts
 from blackjack.moves import Move
+from blackjack.round_build import make_shoe, make_state, tnew
 from blackjack.round_state import Box, Event, EventKind, Hand, Outcome, Phase, RoundState
-from blackjack.round_work import Work, make_shoe, make_state, tnew
+from blackjack.round_work import Work
 
 _HIT, _STAND, _DECLINE = Move.HIT, Move.STAND, Move.DECLINE
 _MOVE, _DEAL, _SETTLE = EventKind.MOVE, EventKind.DEAL, EventKind.SETTLE
