@@ -189,7 +189,8 @@ def apply(
             move = Move(move)
         except ValueError:
             raise IllegalMove(*UNKNOWN_MOVE) from None
-    why = verdict(state, move, balance)
+    memo = state._verdicts  # usually there: the caller asked legal_moves first
+    why = memo[0][move] if memo is not None and balance is None else verdict(state, move, balance)
     if why is not None:
         raise IllegalMove(*why)
     return apply_fast(state, move) or apply_general(state, move)

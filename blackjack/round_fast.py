@@ -130,11 +130,18 @@ def _hit(state: RoundState) -> RoundState | None:
 
 
 def _stand(state: RoundState) -> RoundState:
-    seat, h, bi, box = _where(state)
+    turn = state.turn
+    assert turn is not None
+    seat, h = turn
+    boxes = state.boxes
+    bi = 0
+    while boxes[bi][0] != seat:  # _where, inline: stands are the second most frequent move
+        bi += 1
+    box = boxes[bi]
     hand = box[2][h]
     hand = tnew(Hand, (hand[0], hand[1], hand[2], hand[3], hand[4], True, False, None, None))
     events = (*state.events, tnew(Event, (_MOVE, seat, h, None, _STAND, 0, 0, None, None)))
-    boxes = _with_hand(state.boxes, bi, box, h, hand)
+    boxes = _with_hand(boxes, bi, box, h, hand)
     return _next_turn(state, boxes, bi, h, state.shoe.position, events)
 
 
