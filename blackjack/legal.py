@@ -312,7 +312,8 @@ def legal_moves(state: RoundState, *, balance: int | None = None) -> frozenset[M
     is not legal.  ``None``: no limit.
     """
     if balance is None:
-        return _rule_verdicts(state)[1]
+        memo = state._verdicts  # asked before every decision: the memo without a call
+        return (memo if memo is not None else _rule_verdicts(state))[1]
     return frozenset(m for m, why in verdicts(state, balance).items() if why is None)
 
 

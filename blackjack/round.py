@@ -44,8 +44,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from blackjack.cards import Card
-from blackjack.hand import is_blackjack
+from blackjack.cards import RANK_POINTS, Card
 from blackjack.legal import (
     NOT_YOUR_TURN,
     ROUND_OVER,
@@ -146,7 +145,8 @@ def start_round(*, rules: Rules, bets: Mapping[int, int], shoe: Shoe) -> RoundSt
         events.append(tnew(Event, (deal_kind, s, 0, second, None, 0, 0, None, None)))
         cards = (card, second)
         bet = bets[s]
-        natural = is_blackjack(cards, from_split=False)
+        a, b = RANK_POINTS[card.rank], RANK_POINTS[second.rank]
+        natural = a + b == 11 and (a == 1 or b == 1)  # is_blackjack, inline: five a round
         hand = tnew(Hand, (cards, bet, False, False, False, natural, False, None, None))
         boxes.append(tnew(Box, (s, bet, (hand,), 0, None, None)))
     hole = draw()
