@@ -24,8 +24,13 @@ from blackjack.rules import PRESETS, Rules
 Strategy = Callable[[Sequence[Card], Card, Rules, frozenset[Move]], Move]
 
 
+# Enum members looked up once, as a driver playing millions of hands would.
+HIT, STAND, DECLINE = Move.HIT, Move.STAND, Move.DECLINE
+SETTLED, INSURANCE = Phase.SETTLED, Phase.INSURANCE
+
+
 def hit_below_17(cards: Sequence[Card], up: Card, rules: Rules, legal: frozenset[Move]) -> Move:
-    return Move.HIT if best_total(cards) < 17 and Move.HIT in legal else Move.STAND
+    return HIT if best_total(cards) < 17 and HIT in legal else STAND
 
 
 def find_strategy() -> tuple[str, Strategy]:
@@ -38,10 +43,10 @@ def find_strategy() -> tuple[str, Strategy]:
 
 def play_round(state: RoundState, strategy: Strategy) -> RoundState:
     rules = state.rules
-    while state.phase is not Phase.SETTLED:
+    while state.phase is not SETTLED:
         legal = legal_moves(state)
-        if state.phase is Phase.INSURANCE:
-            move = Move.DECLINE
+        if state.phase is INSURANCE:
+            move = DECLINE
         else:
             hand = state.current_hand
             assert hand is not None

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Final
 
-from blackjack.hand import hard_and_ace, is_blackjack, is_pair
+from blackjack.cards import RANK_POINTS
+from blackjack.hand import is_blackjack
 from blackjack.moves import INSURANCE_MOVES, PLAY_MOVES, Move
 from blackjack.round_state import Money, Phase, RoundState, money
-from blackjack.rules import DoubleOn, Surrender
+from blackjack.rules import DoubleOn, PairsBy, Rules, Surrender
 
 
 class IllegalMove(ValueError):
@@ -27,6 +28,7 @@ class IllegalMove(ValueError):
 
 
 Refusal = tuple[str, str]
+Verdicts = tuple[dict[Move, Refusal | None], frozenset[Move]]
 
 ROUND_OVER: Final[Refusal] = ("round_over", "The round is over.")
 NOT_YOUR_TURN: Final[Refusal] = ("not_your_turn", "It is another box's turn.")
@@ -99,7 +101,7 @@ def half(bet: int) -> Money:
 # --- legality ------------------------------------------------------------------------------
 
 
-def _rule_verdicts(state: RoundState) -> tuple[dict[Move, Refusal | None], frozenset[Move]]:
+def _rule_verdicts(state: RoundState) -> Verdicts:
     """Every move mapped to ``None`` (the rules allow it now) or the reason they do not, and
     the set of moves allowed.
 
@@ -108,31 +110,44 @@ def _rule_verdicts(state: RoundState) -> tuple[dict[Move, Refusal | None], froze
     The dictionaries may be shared between states; nobody changes them.
     """
     memo = state._verdicts
-    if memo is not None:
-        return memo
-    out = _compute_rule_verdicts(state)
-    memo = (out, frozenset(m for m, why in out.items() if why is None))
-    object.__setattr__(state, "_verdicts", memo)
+    if memo is None:
+        memo = _compute_rule_verdicts(state)
+        _set_memo(state, memo)
     return memo
 
 
-def _compute_rule_verdicts(state: RoundState) -> dict[Move, Refusal | None]:
+# The memo slot's own setter: a third of the cost of ``object.__setattr__`` by name.
+_set_memo = RoundState.__dict__["_verdicts"].__set__
+
+
+# Enum members looked up once: ``Phase.SETTLED`` costs a class attribute lookup each time.
+_SETTLED, _INSURANCE_PHASE = Phase.SETTLED, Phase.INSURANCE
+_LATE, _NO_SURRENDER = Surrender.LATE, Surrender.NONE
+_NINE_TO_ELEVEN, _TEN_TO_ELEVEN = DoubleOn.NINE_TO_ELEVEN, DoubleOn.TEN_TO_ELEVEN
+_BY_RANK = PairsBy.RANK
+
+
+def _compute_rule_verdicts(state: RoundState) -> Verdicts:
+    turn = state.turn
     phase = state.phase
-    if phase is Phase.SETTLED or state.turn is None:
-        return _OVER
-    if phase is Phase.INSURANCE:
-        return _INSURANCE
-    seat, h = state.turn
+    if phase is _SETTLED or turn is None:
+        return _OVER_MEMO
+    if phase is _INSURANCE_PHASE:
+        return _INSURANCE_MEMO
+    seat, h = turn
     box = state.box(seat)
     rules = state.rules
-    hand = box.hands[h]
+    hands = box.hands
+    hand = hands[h]
     cards = hand.cards
-    locked_aces = hand.split_aces and not rules.hit_split_aces
-    if len(cards) != 2:  # a hit (or doubled) hand: only hit or stand, whatever the rules
-        return _LATER_SURRENDER if rules.surrender is Surrender.LATE else _LATER
+    if len(cards) != 2:
+        return later_verdicts(rules)
 
-    hard, ace = hard_and_ace(cards)
-    soft = ace and hard <= 11
+    locked_aces = hand.split_aces and not rules.hit_split_aces
+    first, second = cards
+    a, b = RANK_POINTS[first.rank], RANK_POINTS[second.rank]
+    hard = a + b
+    soft = (a == 1 or b == 1) and hard <= 11
     total = hard + 10 if soft else hard
     double: Refusal | None = None
     if hand.split_aces and (locked_aces or not rules.double_after_split):
@@ -141,35 +156,62 @@ def _compute_rule_verdicts(state: RoundState) -> dict[Move, Refusal | None]:
         double = DOUBLE_AFTER_SPLIT
     elif soft and not rules.double_soft:
         double = DOUBLE_SOFT
-    elif rules.double_on is DoubleOn.NINE_TO_ELEVEN and not 9 <= total <= 11:
+    elif rules.double_on is _NINE_TO_ELEVEN and not 9 <= total <= 11:
         double = DOUBLE_9_11
-    elif rules.double_on is DoubleOn.TEN_TO_ELEVEN and not 10 <= total <= 11:
+    elif rules.double_on is _TEN_TO_ELEVEN and not 10 <= total <= 11:
         double = DOUBLE_10_11
 
     split: Refusal | None = None
-    if not is_pair(cards, rules):
+    if not (first.rank == second.rank if rules.pairs_by is _BY_RANK else a == b):
         split = SPLIT_NOT_PAIR
-    elif len(box.hands) >= rules.max_hands:
+    elif len(hands) >= rules.max_hands:
         split = SPLIT_LIMIT
     elif hand.split_aces and not rules.resplit_aces:
         split = SPLIT_ACES_ONCE
 
     surrender: Refusal | None = None
-    if rules.surrender is Surrender.NONE:
+    if rules.surrender is _NO_SURRENDER:
         surrender = SURRENDER_NONE
-    elif len(box.hands) > 1:
+    elif len(hands) > 1:
         surrender = SURRENDER_FIRST_TWO
     elif not rules.surrender_vs_ace and state.dealer[0].rank == "A":
         surrender = SURRENDER_VS_ACE
-    return {
-        Move.HIT: SPLIT_ACES_ONE_CARD if locked_aces else None,
-        Move.STAND: None,
-        Move.DOUBLE: double,
-        Move.SPLIT: split,
-        Move.SURRENDER: surrender,
-        Move.INSURE: NO_INSURANCE_NOW,
-        Move.DECLINE: NO_INSURANCE_NOW,
-    }
+
+    # Few combinations ever occur: each is built once and shared.
+    key = (locked_aces, double, split, surrender)
+    memo = _TWO_CARD_MEMOS.get(key)
+    if memo is None:
+        memo = _TWO_CARD_MEMOS[key] = _memo(
+            {
+                Move.HIT: SPLIT_ACES_ONE_CARD if locked_aces else None,
+                Move.STAND: None,
+                Move.DOUBLE: double,
+                Move.SPLIT: split,
+                Move.SURRENDER: surrender,
+                Move.INSURE: NO_INSURANCE_NOW,
+                Move.DECLINE: NO_INSURANCE_NOW,
+            }
+        )
+    return memo
+
+
+_TWO_CARD_MEMOS: dict[tuple[bool, Refusal | None, Refusal | None, Refusal | None], Verdicts] = {}
+
+
+def later_verdicts(rules: Rules) -> Verdicts:
+    """The verdicts on a hand of three or more cards: hit or stand, whatever the rules.
+
+    The fast path gives them to the state a hit makes, so nobody works them out again.
+
+    >>> from blackjack.rules import PRESETS
+    >>> sorted(later_verdicts(PRESETS["thoth"])[1])
+    [<Move.HIT: 'hit'>, <Move.STAND: 'stand'>]
+    """
+    return _LATER_SURRENDER_MEMO if rules.surrender is _LATE else _LATER_MEMO
+
+
+def _memo(out: dict[Move, Refusal | None]) -> Verdicts:
+    return out, frozenset(m for m, why in out.items() if why is None)
 
 
 _OVER: dict[Move, Refusal | None] = dict.fromkeys(_ALL_MOVES, ROUND_OVER)
@@ -187,6 +229,11 @@ _LATER: dict[Move, Refusal | None] = {
     Move.SURRENDER: SURRENDER_NONE,
 }
 _LATER_SURRENDER = {**_LATER, Move.SURRENDER: SURRENDER_FIRST_TWO}
+# The verdicts that do not depend on the hand, with their legal sets, made once.
+_OVER_MEMO = _memo(_OVER)
+_INSURANCE_MEMO = _memo(_INSURANCE)
+_LATER_MEMO = _memo(_LATER)
+_LATER_SURRENDER_MEMO = _memo(_LATER_SURRENDER)
 
 
 def cost(state: RoundState, move: Move) -> Money:
@@ -221,6 +268,42 @@ def verdicts(state: RoundState, balance: int | None) -> dict[Move, Refusal | Non
     return out
 
 
+_HIT, _STAND, _DECLINE = Move.HIT, Move.STAND, Move.DECLINE
+
+
+def verdict(state: RoundState, move: Move, balance: int | None = None) -> Refusal | None:
+    """The verdict on ``move`` alone: what :func:`apply` asks before it plays a move.
+
+    Hit, stand and a declined insurance cost nothing and depend on little, so they are
+    judged here without working out every other move; the rest ask :func:`verdicts`.
+
+    >>> from blackjack.cards import parse_cards
+    >>> from blackjack.round import Shoe, start_round
+    >>> from blackjack.rules import PRESETS
+    >>> shoe = Shoe.from_cards(parse_cards("9c 6h 2d 10c"))
+    >>> state = start_round(rules=PRESETS["thoth"], bets={0: 10}, shoe=shoe)
+    >>> verdict(state, Move.STAND), verdict(state, Move.SPLIT)
+    (None, ('split_not_allowed', 'Only a pair may be split, on the first two cards.'))
+    """
+    memo = state._verdicts
+    if memo is not None and balance is None:
+        return memo[0][move]
+    turn = state.turn
+    if turn is not None:
+        phase = state.phase
+        if phase is Phase.PLAYERS:
+            if move is _STAND:
+                return None
+            if move is _HIT:
+                hand = state.box(turn[0]).hands[turn[1]]
+                if hand.split_aces and len(hand.cards) == 2 and not state.rules.hit_split_aces:
+                    return SPLIT_ACES_ONE_CARD
+                return None
+        elif phase is Phase.INSURANCE and move is _DECLINE:
+            return None
+    return verdicts(state, balance)[move]
+
+
 def legal_moves(state: RoundState, *, balance: int | None = None) -> frozenset[Move]:
     """The moves the hand (or box, when insurance is asked) in turn may make now.
 
@@ -229,7 +312,8 @@ def legal_moves(state: RoundState, *, balance: int | None = None) -> frozenset[M
     is not legal.  ``None``: no limit.
     """
     if balance is None:
-        return _rule_verdicts(state)[1]
+        memo = state._verdicts  # asked before every decision: the memo without a call
+        return (memo if memo is not None else _rule_verdicts(state))[1]
     return frozenset(m for m, why in verdicts(state, balance).items() if why is None)
 
 

@@ -220,9 +220,14 @@ class RoundState:
 
     @property
     def current_hand(self) -> Hand | None:
-        if self.turn is None:
+        turn = self.turn
+        if turn is None:
             return None
-        return self.box(self.turn[0]).hands[self.turn[1]]
+        seat, h = turn
+        for b in self.boxes:  # asked before every decision: no call to box()
+            if b[0] == seat:
+                return b[2][h]
+        raise KeyError(f"no bet on box {seat}")
 
     @property
     def dealer_total(self) -> int:
