@@ -1,9 +1,9 @@
 """Benchmark: complete five-box rounds through the real ``start_round`` / ``apply`` path.
 
 Run by hand: ``python bench/rounds.py [--seconds 5] [--rules thoth] [--profile]``.  Prints
-rounds per second on one core.  The players follow basic strategy when
-``blackjack.strategy`` provides ``basic_move(cards, up_card, rules, legal) -> Move``; until
-then they hit below 17 and stand otherwise, and decline insurance.
+rounds per second on one core.  The players follow the basic-strategy chart of the rules
+(``blackjack.strategy.basic_chart``, computed or read from the store before the clock starts)
+and decline insurance; ``--naive`` makes them hit below 17 and stand otherwise instead.
 """
 
 from __future__ import annotations
@@ -33,12 +33,15 @@ def hit_below_17(cards: Sequence[Card], up: Card, rules: Rules, legal: frozenset
     return HIT if best_total(cards) < 17 and HIT in legal else STAND
 
 
-def find_strategy() -> tuple[str, Strategy]:
-    try:
-        from blackjack.strategy import basic_move  # type: ignore[attr-defined]
-    except ImportError:
-        return "hit below 17", hit_below_17
-    return "basic strategy", basic_move  # type: ignore[no-any-return]
+def chart_strategy(rules: Rules) -> Strategy:
+    from blackjack.strategy import basic_chart
+
+    move_for = basic_chart(rules).move_for
+
+    def basic_move(cards: Sequence[Card], up: Card, rules: Rules, legal: frozenset[Move]) -> Move:
+        return move_for([c.points for c in cards], up.points, legal)
+
+    return basic_move
 
 
 def play_round(state: RoundState, strategy: Strategy) -> RoundState:
@@ -80,9 +83,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--rules", default="thoth", choices=sorted(PRESETS))
     parser.add_argument("--profile", action="store_true", help="print the top of a profile")
+    parser.add_argument("--naive", action="store_true", help="players hit below 17, else stand")
     args = parser.parse_args()
-    name, strategy = find_strategy()
     rules = PRESETS[args.rules]
+    if args.naive:
+        name, strategy = "hit below 17", hit_below_17
+    else:
+        name, strategy = "basic strategy", chart_strategy(rules)
     if args.profile:
         prof = cProfile.Profile()
         prof.enable()
