@@ -55,7 +55,9 @@ def run(rules: Rules, seconds: float, strategy: Strategy, seed: int = 1) -> tupl
     shoe = None
     bets = dict.fromkeys(range(5), 100)
     rounds = 0
-    start = time.perf_counter()
+    # CPU time of this process: the figure is per core, and other work on the machine does
+    # not count against it.
+    start = time.process_time()
     deadline = start + seconds
     while True:
         for _ in range(200):
@@ -63,7 +65,7 @@ def run(rules: Rules, seconds: float, strategy: Strategy, seed: int = 1) -> tupl
             state = play_round(start_round(rules=rules, bets=bets, shoe=shoe), strategy)
             shoe = state.shoe
             rounds += 1
-        now = time.perf_counter()
+        now = time.process_time()
         if now >= deadline:
             return rounds, now - start
 
@@ -85,7 +87,7 @@ def main() -> None:
         return
     rounds, elapsed = run(rules, args.seconds, strategy)
     print(f"rules {args.rules}, five boxes, players: {name}")
-    print(f"{rounds} rounds in {elapsed:.2f} s: {rounds / elapsed:,.0f} rounds per second")
+    print(f"{rounds} rounds in {elapsed:.2f} s of CPU: {rounds / elapsed:,.0f} rounds per second")
 
 
 if __name__ == "__main__":

@@ -224,6 +224,8 @@ _STATE_SLOTS = tuple(
 )
 _SHOE_SLOTS = tuple(Shoe.__dict__[name].__set__ for name in ("cards", "position", "decks"))
 _onew = object.__new__
+_MOVE = EventKind.MOVE
+_DEAL = EventKind.DEAL
 
 
 def _make_shoe(cards: tuple[Card, ...], position: int, decks: int) -> Shoe:
@@ -279,9 +281,6 @@ def _compute_rule_verdicts(state: RoundState) -> dict[Move, Refusal | None]:
     locked_aces = hand.split_aces and not rules.hit_split_aces
     if len(cards) != 2:  # a hit (or doubled) hand: only hit or stand, whatever the rules
         return _LATER_SURRENDER if rules.surrender is Surrender.LATE else _LATER
-    out: dict[Move, Refusal | None] = dict.fromkeys(INSURANCE_MOVES, NO_INSURANCE_NOW)
-    out[Move.STAND] = None
-    out[Move.HIT] = SPLIT_ACES_ONE_CARD if locked_aces else None
 
     hard, ace = hard_and_ace(cards)
     soft = ace and hard <= 11
@@ -297,7 +296,6 @@ def _compute_rule_verdicts(state: RoundState) -> dict[Move, Refusal | None]:
         double = DOUBLE_9_11
     elif rules.double_on is DoubleOn.TEN_TO_ELEVEN and not 10 <= total <= 11:
         double = DOUBLE_10_11
-    out[Move.DOUBLE] = double
 
     split: Refusal | None = None
     if not is_pair(cards, rules):
@@ -306,7 +304,6 @@ def _compute_rule_verdicts(state: RoundState) -> dict[Move, Refusal | None]:
         split = SPLIT_LIMIT
     elif hand.split_aces and not rules.resplit_aces:
         split = SPLIT_ACES_ONCE
-    out[Move.SPLIT] = split
 
     surrender: Refusal | None = None
     if rules.surrender is Surrender.NONE:
@@ -315,8 +312,15 @@ def _compute_rule_verdicts(state: RoundState) -> dict[Move, Refusal | None]:
         surrender = SURRENDER_FIRST_TWO
     elif not rules.surrender_vs_ace and state.dealer[0].rank == "A":
         surrender = SURRENDER_VS_ACE
-    out[Move.SURRENDER] = surrender
-    return out
+    return {
+        Move.HIT: SPLIT_ACES_ONE_CARD if locked_aces else None,
+        Move.STAND: None,
+        Move.DOUBLE: double,
+        Move.SPLIT: split,
+        Move.SURRENDER: surrender,
+        Move.INSURE: NO_INSURANCE_NOW,
+        Move.DECLINE: NO_INSURANCE_NOW,
+    }
 
 
 _OVER: dict[Move, Refusal | None] = dict.fromkeys(_ALL_MOVES, ROUND_OVER)
@@ -464,10 +468,9 @@ class _Work:
 
     def set_hand(self, bi: int, h: int, hand: Hand) -> None:
         b = self.boxes[bi]
-        hands = (*b.hands[:h], hand, *b.hands[h + 1 :])
-        self.boxes[bi] = _box(
-            b.seat, b.bet, hands, b.insurance, b.insurance_answer, b.insurance_paid
-        )
+        old = b[2]
+        hands = (hand,) if len(old) == 1 else (*old[:h], hand, *old[h + 1 :])
+        self.boxes[bi] = _tnew(Box, (b[0], b[1], hands, b[3], b[4], b[5]))
 
     def settle(self, bi: int, h: int, hand: Hand, outcome: Outcome, paid: Money) -> Hand:
         hand = _hand(
@@ -609,15 +612,16 @@ class _Work:
         seat, h = self.turn
         hand = self.boxes[bi].hands[h]
         if move is Move.STAND:
-            self.events.append(_event(EventKind.MOVE, seat, h, move=move))
+            self.events.append(_tnew(Event, (_MOVE, seat, h, None, move, 0, 0, None, None)))
             self.set_hand(bi, h, _finished(hand))
             self.advance(bi, h + 1)
         elif move is Move.HIT or move is Move.DOUBLE:
             doubled = move is Move.DOUBLE
             staked = hand.bet if doubled else 0
-            self.events.append(_event(EventKind.MOVE, seat, h, move=move, staked=staked))
+            events = self.events
+            events.append(_tnew(Event, (_MOVE, seat, h, None, move, staked, 0, None, None)))
             card = self.draw()
-            self.events.append(_event(EventKind.DEAL, seat, h, card=card))
+            events.append(_tnew(Event, (_DEAL, seat, h, card, None, 0, 0, None, None)))
             cards = (*hand.cards, card)
             hard, ace = hard_and_ace(cards)
             total = hard + 10 if ace and hard <= 11 else hard
