@@ -3,8 +3,8 @@ import pytest
 from blackjack.ev import analyze
 from blackjack.moves import Move
 from blackjack.rules import PRESETS
-from trainer.charts import UPS, ChartCell, Tables, analysis_key, chart_move_with, table_key
 from tests.trainer.conftest import thoth_data
+from trainer.charts import UPS, ChartCell, Tables, analysis_key, chart_move_with, table_key
 
 THOTH = PRESETS["thoth"]
 

@@ -2,7 +2,6 @@ import re
 from random import Random
 
 import pytest
-from django.urls import reverse
 from django.utils import translation
 
 from accounts.models import User
