@@ -16,8 +16,7 @@ $(VENV)/.installed: pyproject.toml
 	@touch $@
 
 setup: $(VENV)/.installed
-	@command -v msgfmt >/dev/null || { echo "msgfmt not found: install GNU gettext (apt-get install gettext)"; exit 1; }
-	$(PY) manage.py compilemessages --verbosity 0 --ignore '.venv/*' --ignore 'staticfiles/*'
+	$(PY) manage.py translations compile
 	$(PY) manage.py migrate --noinput --verbosity 0
 	$(PY) manage.py bootstrap
 
@@ -29,8 +28,9 @@ lint: $(VENV)/.installed
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-translations-check:
-	@status=0; for lang in $(LANGS); do \
+translations-check: $(VENV)/.installed
+	$(PY) manage.py translations check
+	@command -v msgfmt >/dev/null || exit 0; status=0; for lang in $(LANGS); do \
 	  po=locale/$$lang/LC_MESSAGES/django.po; \
 	  stats=$$(msgfmt --check --statistics -o /dev/null $$po 2>&1) || status=1; \
 	  echo "$$lang: $$stats"; \

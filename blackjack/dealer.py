@@ -22,7 +22,8 @@ distribution *joint* with "no blackjack" is simply the vector with that entry le
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -75,6 +76,8 @@ class _Table:
     feature_rank: IntArray  # (F_ranks,) rank index of each count feature
     feature_step: IntArray  # (F_ranks,) j of each count feature
     size_steps: IntArray  # (F_size,) j of each shoe-size feature
+    counts_t: FloatArray  # (10, K) cards of each rank drawn
+    sizes: FloatArray  # (K,) cards drawn
 
 
 # Stands for log(0): large enough that exp() of any sum holding it is exactly 0, finite so that
@@ -137,18 +140,13 @@ def _table(up: int, h17: bool) -> _Table:
         feature_rank=feature_rank.astype(np.int64),
         feature_step=feature_step.astype(np.int64),
         size_steps=size_steps.astype(np.int64),
+        counts_t=np.ascontiguousarray(counts.T, dtype=np.float64),
+        sizes=sizes.astype(np.float64),
     )
 
 
-def dealer_matrix(up: int, h17: bool, comps: IntArray) -> FloatArray:
-    """Unconditioned outcome probabilities for a batch of compositions.
-
-    ``comps`` is (B, 10): the cards the dealer draws from (the up card already out).  Returns
-    (B, 7) in the order of :data:`OUTCOMES`.  A sequence that needs a card the shoe lacks has
-    probability 0, so the row sums to less than 1 only if the dealer could run out of cards.
-    """
-    table = _table(up, h17)
-    comps = np.asarray(comps, dtype=np.int64)
+def _sequence_probabilities(table: _Table, comps: IntArray) -> FloatArray:
+    """(B, K): the probability of one ordering of each multiset, for each composition."""
     left = (comps[:, table.feature_rank] - table.feature_step).astype(np.float64)
     size = (comps.sum(axis=1)[:, None] - table.size_steps).astype(np.float64)
     # log(N - j) for j beyond the shoe is 0, not _LOG_ZERO: such a multiset already holds a
@@ -160,8 +158,137 @@ def dealer_matrix(up: int, h17: bool, comps: IntArray) -> FloatArray:
         ],
         axis=1,
     )
-    result: FloatArray = np.exp(features @ table.exponents) @ table.weights
+    result: FloatArray = np.exp(features @ table.exponents)
     return result
+
+
+def dealer_matrix(up: int, h17: bool, comps: IntArray) -> FloatArray:
+    """Unconditioned outcome probabilities for a batch of compositions.
+
+    ``comps`` is (B, 10): the cards the dealer draws from (the up card already out).  Returns
+    (B, 7) in the order of :data:`OUTCOMES`.  A sequence that needs a card the shoe lacks has
+    probability 0, so the row sums to less than 1 only if the dealer could run out of cards.
+    """
+    table = _table(up, h17)
+    result: FloatArray = (
+        _sequence_probabilities(table, np.asarray(comps, dtype=np.int64)) @ table.weights
+    )
+    return result
+
+
+_BLOCK = 64
+
+
+class DealerCache:
+    """Outcome vectors of many related compositions for one up card and soft-17 rule.
+
+    The EV engine walks a tree of compositions, each a card less than its parent.  Removing
+    one card ``j`` multiplies a multiset's sequence probability by ``(c_j - m_j) / c_j · N /
+    (N - k)``, so the children of a composition cost a few vector operations rather than a
+    fresh evaluation: :meth:`prefetch` computes them together.  Sequence-probability vectors
+    are kept for the most recent compositions only (each is K floats).
+    """
+
+    def __init__(self, up: int, h17: bool, keep: int = 4096) -> None:
+        self.up = up
+        self.h17 = h17
+        self.table = _table(up, h17)
+        self.vectors: dict[Composition, tuple[float, ...]] = {}
+        self._seq: OrderedDict[Composition, FloatArray] = OrderedDict()
+        self._keep = keep
+
+    def _remember(self, comp: Composition, seq: FloatArray) -> None:
+        self._seq[comp] = seq
+        if len(self._seq) > self._keep:
+            self._seq.popitem(last=False)
+
+    def _sequences(self, comp: Composition) -> FloatArray:
+        seq = self._seq.get(comp)
+        if seq is None:
+            seq = _sequence_probabilities(self.table, np.array([comp], dtype=np.int64))[0]
+            self._remember(comp, seq)
+            if comp not in self.vectors:
+                self.vectors[comp] = tuple((seq @ self.table.weights).tolist())
+        return seq
+
+    def vector(self, comp: Composition) -> tuple[float, ...]:
+        """The unconditioned outcome vector (:data:`OUTCOMES` order) of ``comp``."""
+        vec = self.vectors.get(comp)
+        if vec is None:
+            self._sequences(comp)
+            vec = self.vectors[comp]
+        return vec
+
+    def fill(self, comps: Iterable[Composition]) -> None:
+        """Compute the vectors of many compositions at once, level by level: each one from a
+        parent in the set with one card more (a batch of vector operations per level), the
+        ones without such a parent from scratch."""
+        levels: dict[int, list[Composition]] = {}
+        for comp in set(comps):
+            levels.setdefault(sum(comp), []).append(comp)
+        t = self.table
+        prev: dict[Composition, int] = {}
+        prev_seq: FloatArray | None = None
+        for n in sorted(levels, reverse=True):
+            batch = levels[n]
+            parents: list[int] = []
+            ranks: list[int] = []
+            grown_from: list[int] = []
+            fresh: list[int] = []
+            for i, comp in enumerate(batch):
+                for r in range(10):
+                    parent = (*comp[:r], comp[r] + 1, *comp[r + 1 :])
+                    row = prev.get(parent)
+                    if row is not None:
+                        parents.append(row)
+                        ranks.append(r)
+                        grown_from.append(i)
+                        break
+                else:
+                    fresh.append(i)
+            seq = np.empty((len(batch), t.sizes.shape[0]))
+            if fresh:
+                seq[fresh] = _sequence_probabilities(
+                    t, np.array([batch[i] for i in fresh], dtype=np.int64)
+                )
+            if grown_from:
+                assert prev_seq is not None
+                parent_n = float(n + 1)
+                room = parent_n - t.sizes
+                scale = np.divide(parent_n, room, out=np.zeros_like(room), where=room > 0)
+                had = np.array([batch[i][r] + 1 for i, r in zip(grown_from, ranks, strict=True)],
+                               dtype=np.float64)[:, None]  # fmt: skip
+                # Blocks small enough to stay in the processor's cache: 5x faster here.
+                for start in range(0, len(grown_from), _BLOCK):
+                    stop = start + _BLOCK
+                    h = had[start:stop]
+                    block = prev_seq[parents[start:stop]]
+                    block *= (h - t.counts_t[ranks[start:stop]]) / h * scale
+                    seq[grown_from[start:stop]] = block
+            vectors = (seq @ t.weights).tolist()
+            for comp, vec in zip(batch, vectors, strict=True):
+                self.vectors[comp] = tuple(vec)
+            prev = {comp: i for i, comp in enumerate(batch)}
+            prev_seq = seq
+
+    def prefetch(self, comp: Composition, children: Sequence[tuple[int, Composition]]) -> None:
+        """Compute the vectors of ``comp``'s children, given as (card removed, composition)
+        pairs, that are not known yet."""
+        todo = [(j, child) for j, child in children if child not in self.vectors]
+        if not todo:
+            return
+        seq = self._sequences(comp)
+        t = self.table
+        n = float(sum(comp))
+        rows = [j - 1 for j, _ in todo]
+        counts = np.array([comp[r] for r in rows], dtype=np.float64)[:, None]
+        room = n - t.sizes
+        scale = np.divide(n, room, out=np.zeros_like(room), where=room > 0)
+        grown = seq * ((counts - t.counts_t[rows]) / counts) * scale
+        vectors = (grown @ t.weights).tolist()
+        for i, (_, child) in enumerate(todo):
+            self.vectors[child] = tuple(vectors[i])
+            self._remember(child, grown[i])
 
 
 @lru_cache(maxsize=200_000)

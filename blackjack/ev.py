@@ -40,10 +40,11 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Protocol
 
-from blackjack.cards import Composition, full_composition, remove_cards
-from blackjack.dealer import BLACKJACK, BUST, DealerOutcome, dealer_probabilities, dealer_vector
+from blackjack.cards import Composition, composition_of, full_composition, remove_cards
+from blackjack.dealer import BLACKJACK, BUST, DealerCache, DealerOutcome, dealer_probabilities
 from blackjack.moves import Move
 from blackjack.rules import DoubleOn, Rules, Surrender
 
@@ -139,6 +140,30 @@ class HandChart(Protocol):
     def move_for_total(self, total: int, soft: bool, up: int, legal: frozenset[Move]) -> Move: ...
 
 
+@cache
+def _multisets(limit: int) -> tuple[Composition, ...]:
+    """Every multiset of cards (as counts) whose points add up to at most ``limit``."""
+    out: list[Composition] = []
+
+    def walk(counts: list[int], smallest: int, room: int) -> None:
+        out.append(tuple(counts))
+        for card in range(smallest, min(room, 10) + 1):
+            counts[card - 1] += 1
+            walk(counts, card, room - card)
+            counts[card - 1] -= 1
+
+    walk([0] * 10, 1, max(limit, 0))
+    return tuple(out)
+
+
+def _fits(x: Composition, comp: Composition) -> bool:
+    return all(a <= b for a, b in zip(x, comp, strict=True))
+
+
+def _minus(comp: Composition, x: Composition) -> Composition:
+    return tuple(a - b for a, b in zip(comp, x, strict=True))
+
+
 def _take(comp: Composition, card: int) -> Composition:
     i = card - 1
     return (*comp[:i], comp[i] - 1, *comp[i + 1 :])
@@ -156,9 +181,50 @@ class Engine:
         self.h17 = rules.dealer_hits_soft_17
         self.peek = rules.peeks_under(up)
         self.bj_index = 9 if up == 1 else 0 if up == 10 else -1  # hole card giving blackjack
+        self.dealer = dealer_cache(up, self.h17)
+        self._prepared: set[tuple[Composition, int, bool, int]] = set()
+        self.full_shoe_ready = False
         self._stand: dict[Composition, tuple[float, ...]] = {}
         self._play: dict[tuple[Composition, int, bool], float] = {}
         self._split_hand: dict[tuple[Composition, int, int], float] = {}
+
+    # --- batching the dealer work ------------------------------------------------------
+
+    def prepare(self, comp: Composition, cards: Sequence[int], split_hands: int = 1) -> None:
+        """Compute at once the dealer vectors every option of this hand will ask for: the shoe
+        less any cards the hand can still draw, and for a pair the split hands' shoes.  This
+        only saves time; the results are the same without it."""
+        key = (comp, sum(cards), len(cards) == 2 and cards[0] == cards[1], split_hands)
+        if key in self._prepared:
+            return
+        self._prepared.add(key)
+        need = [_minus(comp, x) for x in _multisets(21 - sum(cards)) if _fits(x, comp)]
+        if len(cards) == 2 and cards[0] == cards[1]:
+            need += self._split_shoes(comp, cards[0], self.rules.max_hands - split_hands)
+        if any(c not in self.dealer.vectors for c in need):
+            self.dealer.fill(c for c in need if sum(c) > 0)
+
+    def prepare_full_shoe(self) -> None:
+        """:meth:`prepare` for every two-card hand dealt from a full shoe against this up."""
+        base = remove_cards(full_composition(self.rules.decks), [self.up])
+        need = [_minus(base, x) for x in _multisets(21) if _fits(x, base)]
+        for p in range(1, 11):
+            pair = (p, p)
+            if _fits(composition_of(pair), base):
+                comp = _minus(base, composition_of(pair))
+                need += self._split_shoes(comp, p, self.rules.max_hands - 1)
+        self.dealer.fill(c for c in need if sum(c) > 0)
+        self.full_shoe_ready = True
+
+    def _split_shoes(self, comp: Composition, pair: int, splits: int) -> list[Composition]:
+        out: list[Composition] = []
+        extra = splits if pair != 1 or self.rules.resplit_aces else 1
+        for k in range(max(extra, 0)):
+            if comp[pair - 1] < k:
+                break
+            shoe = (*comp[: pair - 1], comp[pair - 1] - k, *comp[pair:])
+            out += [_minus(shoe, x) for x in _multisets(21 - pair) if _fits(x, shoe)]
+        return out
 
     # --- the dealer --------------------------------------------------------------------
 
@@ -174,7 +240,7 @@ class Engine:
         """Mass EV of standing on ≤16, 17, …, 21, then of a player blackjack."""
         row = self._stand.get(comp)
         if row is None:
-            d = list(dealer_vector(self.up, self.h17, comp))
+            d = list(self.dealer.vector(comp))
             if self.peek:
                 d[BLACKJACK] = 0.0
             bust, bj = d[BUST], d[BLACKJACK]
@@ -214,28 +280,36 @@ class Engine:
             self._play[key] = value
         return value
 
+    def _children(self, comp: Composition, limit: int) -> list[tuple[int, Composition]]:
+        """(card, comp less that card) for the cards in the shoe up to ``limit`` points."""
+        out = []
+        for i in range(min(limit, 10)):
+            if comp[i]:
+                out.append((i + 1, (*comp[:i], comp[i] - 1, *comp[i + 1 :])))
+        return out
+
     def hit(self, comp: Composition, hard: int, ace: bool) -> float:
         n = sum(comp)
+        children = self._children(comp, 10)
+        self.dealer.prefetch(comp, [c for c in children if hard + c[0] <= 21])
         total = 0.0
-        for i, count in enumerate(comp):
-            if count:
-                card = i + 1
-                total += count * self.play(_take(comp, card), hard + card, ace or card == 1)
+        for card, child in children:
+            total += comp[card - 1] * self.play(child, hard + card, ace or card == 1)
         return total / n
 
     def double(self, comp: Composition, hard: int, ace: bool) -> float:
         n = sum(comp)
+        children = self._children(comp, 10)
+        self.dealer.prefetch(comp, [c for c in children if hard + c[0] <= 21])
         total = 0.0
-        for i, count in enumerate(comp):
-            if count:
-                card = i + 1
-                after = _take(comp, card)
-                h = hard + card
-                if h > 21:
-                    total -= count * self.mass(after)
-                else:
-                    t = h + 10 if (ace or card == 1) and h <= 11 else h
-                    total += count * self.stand(after, t)
+        for card, after in children:
+            count = comp[card - 1]
+            h = hard + card
+            if h > 21:
+                total -= count * self.mass(after)
+            else:
+                t = h + 10 if (ace or card == 1) and h <= 11 else h
+                total += count * self.stand(after, t)
         return 2.0 * total / n
 
     def surrender(self, comp: Composition) -> float:
@@ -276,12 +350,21 @@ class Engine:
                 out[move] = self.split(comp, cards[0], split_hands + 1)
         return out
 
-    def choose(self, values: dict[Move, float], cards: Sequence[int]) -> float:
-        """The value of the move played: the best, or the chart's."""
-        if self.chart is None:
-            return max(values.values())
-        move = self.chart.move_for(cards, self.up, frozenset(values))
-        return values[move]
+    def value(
+        self,
+        comp: Composition,
+        cards: Sequence[int],
+        legal: frozenset[Move],
+        *,
+        split_hands: int = 1,
+        from_split: bool = False,
+    ) -> float:
+        """Mass EV of the move played: the best, or the chart's (computing only that one)."""
+        if self.chart is not None:
+            move = self.chart.move_for(cards, self.up, legal)
+            legal = frozenset({move})
+        values = self.options(comp, cards, legal, split_hands=split_hands, from_split=from_split)
+        return max(values.values())
 
     def split_hand(self, comp: Composition, pair: int, second: int) -> float:
         """Mass EV of one split hand ``[pair, second]``, played best for its own cards; it is
@@ -293,8 +376,7 @@ class Engine:
             legal = legal_moves(
                 self.rules, cards, self.up, split_hands=self.rules.max_hands, from_split=True
             )
-            values = self.options(comp, cards, legal - {Move.SPLIT}, from_split=True)
-            value = self.choose(values, cards)
+            value = self.value(comp, cards, legal - {Move.SPLIT}, from_split=True)
             self._split_hand[key] = value
         return value
 
@@ -308,10 +390,12 @@ class Engine:
         def second_cards(k: int, with_pair: bool) -> float:
             shoe = (*comp[: pair - 1], comp[pair - 1] - k, *comp[pair:])
             n = sum(shoe)
+            children = self._children(shoe, 10)
+            self.dealer.prefetch(shoe, children)
             total = 0.0
-            for i, count in enumerate(shoe):
-                if count and (with_pair or i != pair - 1):
-                    total += count * self.split_hand(_take(shoe, i + 1), pair, i + 1)
+            for card, child in children:
+                if with_pair or card != pair:
+                    total += shoe[card - 1] * self.split_hand(child, pair, card)
             return total / n
 
         def f(n: int, pending: int, k: int) -> float:
@@ -336,6 +420,17 @@ class Engine:
 
 
 _HIT_STAND = frozenset({Move.HIT, Move.STAND})
+_DEALERS: dict[tuple[int, bool], DealerCache] = {}
+
+
+def dealer_cache(up: int, h17: bool) -> DealerCache:
+    """One dealer cache per up card and soft-17 rule, shared by every rule set and chart;
+    emptied when it grows past about 400,000 compositions (some 150 MB)."""
+    cache = _DEALERS.get((up, h17))
+    if cache is None or len(cache.vectors) > 400_000:
+        cache = _DEALERS[(up, h17)] = DealerCache(up, h17)
+    return cache
+
 
 _ENGINES: OrderedDict[tuple[Rules, int, int], Engine] = OrderedDict()
 
@@ -385,6 +480,17 @@ class Analysis:
         }
 
 
+def insurance_return(comp: Composition) -> float:
+    """Expected return of an insurance bet per unit of that bet, the up card an ace and
+    ``comp`` the unseen cards: it pays 2:1 when the hole card is a ten.
+
+    >>> from blackjack.cards import full_composition, remove_cards
+    >>> round(insurance_return(remove_cards(full_composition(6), [1])) * 311, 9)
+    -23.0
+    """
+    return 3.0 * comp[9] / sum(comp) - 1.0
+
+
 def decision_shoe(
     rules: Rules, hand: Sequence[int], up: int, removed: Sequence[int] = ()
 ) -> Composition:
@@ -419,6 +525,8 @@ def analyze(
         raise ValueError("the hand is bust")
     comp = decision_shoe(rules, hand, up, removed)
     eng = engine_for(rules, up)
+    if removed or not eng.full_shoe_ready:
+        eng.prepare(comp, hand, split_hands)
     values = eng.options(comp, hand, legal, split_hands=split_hands, from_split=from_split)
     norm = eng.mass(comp)
     ev = {m: v / norm for m, v in values.items()}
@@ -432,7 +540,7 @@ def analyze(
         if is_blackjack(hand):
             insurance = 1.0 - float(rules.blackjack_pays) * (1.0 - pbj)
         else:
-            insurance = 0.5 * (3.0 * pbj - 1.0)
+            insurance = 0.5 * insurance_return(comp)
     return Analysis(
         hand=hand,
         up=up,
@@ -445,6 +553,15 @@ def analyze(
     )
 
 
+def prepare_full_shoe(rules: Rules, ups: Sequence[int] = tuple(range(1, 11))) -> None:
+    """Batch the dealer work of every two-card hand from a full shoe (for charts and tables):
+    the same results as without, several times sooner."""
+    for up in ups:
+        eng = engine_for(rules, up)
+        if not eng.full_shoe_ready:
+            eng.prepare_full_shoe()
+
+
 def round_ev(rules: Rules, hand: Sequence[int], up: int, chart: HandChart | None = None) -> float:
     """Expected return of a round dealt ``hand`` against ``up`` from a full shoe, before any
     peek: a dealer blackjack found by the peek costs the bet (a player blackjack pushes);
@@ -455,7 +572,7 @@ def round_ev(rules: Rules, hand: Sequence[int], up: int, chart: HandChart | None
     if is_blackjack(hand):
         return eng.stand_row(comp)[6]
     legal = legal_moves(rules, hand, up)
-    value = eng.choose(eng.options(comp, tuple(hand), legal), tuple(hand))
+    value = eng.value(comp, tuple(hand), legal)
     if eng.peek:
         value -= eng.p_blackjack(comp)
     return value
@@ -469,8 +586,10 @@ __all__ = [
     "decision_shoe",
     "engine_for",
     "hand_total",
+    "insurance_return",
     "is_blackjack",
     "is_pair",
     "legal_moves",
+    "prepare_full_shoe",
     "round_ev",
 ]

@@ -1,0 +1,475 @@
+"""Basic-strategy charts, the exact best move, the house edge, and the AI levels.
+
+The chart is *total-dependent*: a cell is a hard total (5–21), a soft total (13–21) or a pair,
+against an up card.  Its EVs average the exact EVs (:mod:`blackjack.ev`) of the two-card hands
+that make it, weighted by how often each is dealt from a full shoe and, after a peek, by the
+chance the dealer has no blackjack; the cell's move is the best of those averages.  Rows no
+two-card hand reaches without being a pair (hard 20 and 21, soft 21) average the three-card
+hands instead.  Hands of more cards use their total's row.  ``Chart.move_for`` picks the best
+move *among the legal ones* by the cell's EVs, which is what a printed chart's "Dh", "Ds", "Rh"
+entries say.
+
+The house edge is the expected return of a round from a full shoe, either played by the chart
+(pairs split and hands doubled as it says, later hits by the hard or soft row) or by the best
+move for the exact cards at every decision.  Insurance is never taken.
+
+>>> chart = basic_chart(Rules(decks=1))  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any, Protocol
+
+from blackjack.cards import full_composition
+from blackjack.ev import (
+    MOVE_ORDER,
+    Analysis,
+    analyze,
+    decision_shoe,
+    engine_for,
+    hand_total,
+    insurance_return,
+    is_blackjack,
+    prepare_full_shoe,
+    round_ev,
+)
+from blackjack.moves import Move
+from blackjack.rules import DoubleOn, PairsBy, Peek, Rules, Surrender
+from blackjack.store import TableStore, load_json, save_json, table_key
+
+UPS: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)  # chart column order, ace last
+HARD_ROWS = range(5, 22)
+SOFT_ROWS = range(13, 22)
+PAIR_ROWS = range(1, 11)
+KINDS = ("hard", "soft", "pair")
+
+CellKey = tuple[str, int, int]  # (kind, row value, up card)
+
+
+def _best(ev: dict[Move, float], allowed: Sequence[Move] | frozenset[Move]) -> Move | None:
+    moves = [m for m in MOVE_ORDER if m in ev and m in allowed]
+    if not moves:
+        return None
+    return max(moves, key=lambda m: (ev[m], -MOVE_ORDER.index(m)))
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One chart cell: the move to play and the EVs behind it (per unit of the initial bet)."""
+
+    move: Move
+    ev: dict[Move, float]
+
+    def code(self) -> str:
+        """The printed-chart code: H, S, P, Dh/Ds (double, else hit/stand), Rh/Rs/Rp."""
+        if self.move == Move.DOUBLE:
+            fallback = _best(self.ev, (Move.HIT, Move.STAND))
+            return "Ds" if fallback == Move.STAND else "Dh"
+        if self.move == Move.SURRENDER:
+            fallback = _best(self.ev, (Move.HIT, Move.STAND, Move.SPLIT))
+            return "R" + {Move.STAND: "s", Move.SPLIT: "p"}.get(fallback or Move.HIT, "h")
+        return {Move.HIT: "H", Move.STAND: "S", Move.SPLIT: "P"}[self.move]
+
+
+def cell_key_for(rules: Rules, hand: Sequence[int], *, pair: bool | None = None) -> tuple[str, int]:
+    """The (kind, row) of a hand in the chart.
+
+    >>> [cell_key_for(Rules(), hand) for hand in ([8, 8], [1, 6], [9, 3, 4])]
+    [('pair', 8), ('soft', 17), ('hard', 16)]
+    """
+    is_pair = len(hand) == 2 and hand[0] == hand[1] if pair is None else pair
+    if is_pair:
+        return "pair", hand[0]
+    total, soft = hand_total(hand)
+    if total > 21:
+        raise ValueError("the hand is bust")
+    if soft:
+        return "soft", max(total, 13)
+    return "hard", max(total, 5)
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A total-dependent basic-strategy chart for one rule set."""
+
+    rules: Rules
+    cells: dict[CellKey, Cell]
+
+    def cell(self, kind: str, row: int, up: int) -> Cell:
+        return self.cells[(kind, row, up)]
+
+    def move_for(self, hand: Sequence[int], up: int, legal: frozenset[Move]) -> Move:
+        """The chart's move for a hand when ``legal`` are the moves allowed now.
+
+        >>> chart = Chart(Rules(), {("hard", 11, 6): Cell(Move.DOUBLE,
+        ...     {Move.HIT: 0.3, Move.STAND: -0.1, Move.DOUBLE: 0.6})})
+        >>> chart.move_for([5, 6], 6, frozenset({Move.HIT, Move.STAND}))
+        <Move.HIT: 'hit'>
+        """
+        kind, row = cell_key_for(self.rules, hand)
+        return self._pick(self.cells[(kind, row, up)], legal)
+
+    def move_for_total(self, total: int, soft: bool, up: int, legal: frozenset[Move]) -> Move:
+        """The move of the hard or soft row of ``total`` (for hands of three or more cards)."""
+        kind, row = ("soft", max(total, 13)) if soft else ("hard", max(total, 5))
+        return self._pick(self.cells[(kind, row, up)], legal)
+
+    @staticmethod
+    def _pick(cell: Cell, legal: frozenset[Move]) -> Move:
+        move = _best(cell.ev, legal)
+        if move is not None:
+            return move
+        return Move.STAND if Move.STAND in legal else min(legal, key=MOVE_ORDER.index)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules.to_dict(),
+            "cells": [
+                {"kind": k, "row": r, "up": u, "move": str(c.move),
+                 "ev": {str(m): v for m, v in c.ev.items()}}
+                for (k, r, u), c in self.cells.items()
+            ],
+        }  # fmt: skip
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Chart:
+        cells = {
+            (c["kind"], int(c["row"]), int(c["up"])): Cell(
+                Move(c["move"]), {Move(m): float(v) for m, v in c["ev"].items()}
+            )
+            for c in data["cells"]
+        }
+        return cls(Rules.from_dict(data["rules"]), cells)
+
+    def text(self) -> str:
+        """The chart as a fixed-width table: rows by total, columns 2–10 and A."""
+        head = " " * 10 + "".join(f"{'A' if u == 1 else u:>4}" for u in UPS)
+        lines = [head]
+        for kind, rows in (("hard", HARD_ROWS), ("soft", SOFT_ROWS), ("pair", PAIR_ROWS)):
+            for row in rows:
+                if kind == "pair":
+                    label = "pair A,A" if row == 1 else f"pair {row},{row}"
+                else:
+                    label = f"{kind} {row}"
+                codes = "".join(f"{self.cells[(kind, row, u)].code():>4}" for u in UPS)
+                lines.append(f"{label:<10}{codes}")
+        return "\n".join(lines)
+
+
+# --- building the chart -----------------------------------------------------------------
+
+
+def _members(kind: str, row: int) -> Iterator[tuple[int, ...]]:
+    """The hands averaged in a cell: two-card hands, or three-card where there are none."""
+    if kind == "pair":
+        yield (row, row)
+        return
+    found = False
+    for a, b in itertools.combinations_with_replacement(range(1, 11), 2):
+        if a != b and hand_total([a, b]) == (row, kind == "soft") and not is_blackjack([a, b]):
+            found = True
+            yield (a, b)
+    if not found:
+        for hand in itertools.combinations_with_replacement(range(1, 11), 3):
+            if hand_total(hand) == (row, kind == "soft"):
+                yield hand
+
+
+def _dealt_probability(rules: Rules, hand: Sequence[int], up: int) -> float:
+    """Chance of being dealt exactly this multiset from a full shoe less the up card."""
+    comp = list(full_composition(rules.decks))
+    comp[up - 1] -= 1
+    n = sum(comp)
+    ways = math.factorial(len(hand))
+    p = 1.0
+    for i, card in enumerate(hand):
+        p *= comp[card - 1] / (n - i)
+        comp[card - 1] -= 1
+    for card in set(hand):
+        ways //= math.factorial(hand.count(card))
+    return p * ways
+
+
+def _build_cell(rules: Rules, kind: str, row: int, up: int) -> Cell:
+    totals: dict[Move, float] = {}
+    weight = 0.0
+    common: set[Move] | None = None
+    analyses: list[tuple[float, Analysis]] = []
+    for hand in _members(kind, row):
+        a = analyze(rules, hand, up)
+        mass = 1.0 - a.p_dealer_blackjack if a.conditioned else 1.0
+        w = _dealt_probability(rules, hand, up) * mass
+        analyses.append((w, a))
+        common = set(a.ev) if common is None else common & set(a.ev)
+    for w, a in analyses:
+        weight += w
+        for m in common or ():
+            totals[m] = totals.get(m, 0.0) + w * a.ev[m]
+    ev = {m: totals[m] / weight for m in MOVE_ORDER if m in totals}
+    move = _best(ev, frozenset(ev))
+    assert move is not None
+    return Cell(move, ev)
+
+
+_CHARTS: dict[Rules, Chart] = {}
+
+
+def basic_chart(rules: Rules, *, store: TableStore | None = None) -> Chart:
+    """The total-dependent basic-strategy chart of ``rules``, from memory, the store, or
+    computed (and then stored)."""
+    chart = _CHARTS.get(rules)
+    if chart is not None:
+        return chart
+    key = table_key("chart", rules)
+    data = load_json(store, key)
+    if data is not None:
+        chart = Chart.from_dict(data)
+    else:
+        prepare_full_shoe(rules)
+        cells = {
+            (kind, row, up): _build_cell(rules, kind, row, up)
+            for up in UPS
+            for kind, rows in (("hard", HARD_ROWS), ("soft", SOFT_ROWS), ("pair", PAIR_ROWS))
+            for row in rows
+        }
+        chart = Chart(rules, cells)
+        save_json(store, key, chart.to_dict())
+    _CHARTS[rules] = chart
+    return chart
+
+
+def best_move(
+    rules: Rules,
+    hand: Sequence[int],
+    up: int,
+    *,
+    removed: Sequence[int] = (),
+    legal: frozenset[Move] | None = None,
+    split_hands: int = 1,
+    from_split: bool = False,
+) -> Move:
+    """The best move by exact EV for these cards (composition-dependent), among ``legal``.
+
+    >>> best_move(Rules(), [10, 2], 4), best_move(Rules(), [7, 5], 4)
+    (<Move.HIT: 'hit'>, <Move.STAND: 'stand'>)
+    """
+    a = analyze(rules, hand, up, removed=removed, split_hands=split_hands, from_split=from_split)
+    move = _best(a.ev, legal if legal is not None else frozenset(a.ev))
+    if move is None:
+        raise ValueError("no legal move has an EV")
+    return move
+
+
+# --- house edge ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Edge:
+    """The player's expected return per initial bet (negative: the house's edge)."""
+
+    basic_strategy: float
+    composition_dependent: float
+
+
+def _round_return(rules: Rules, chart: Chart | None) -> float:
+    full = full_composition(rules.decks)
+    n = sum(full)
+    prepare_full_shoe(rules)
+    total = 0.0
+    for up in range(1, 11):
+        p_up = full[up - 1] / n
+        for hand in itertools.combinations_with_replacement(range(1, 11), 2):
+            p = _dealt_probability(rules, hand, up)
+            total += p_up * p * round_ev(rules, hand, up, chart)
+    return total
+
+
+def house_edge(rules: Rules, *, store: TableStore | None = None) -> Edge:
+    """The expected return of a round from a full shoe, by the chart and by exact play."""
+    key = table_key("edge", rules)
+    data = load_json(store, key)
+    if data is not None:
+        return Edge(float(data["basic_strategy"]), float(data["composition_dependent"]))
+    chart = basic_chart(rules, store=store)
+    edge = Edge(_round_return(rules, chart), _round_return(rules, None))
+    save_json(store, key, {"basic_strategy": edge.basic_strategy,
+                           "composition_dependent": edge.composition_dependent})  # fmt: skip
+    return edge
+
+
+def rule_variations(rules: Rules) -> dict[str, Rules]:
+    """Each single rule change worth showing, named as on the command line."""
+    out: dict[str, Rules] = {}
+    for decks in (1, 2, 4, 6, 8):
+        if decks != rules.decks:
+            out[f"--decks {decks}"] = replace(rules, decks=decks)
+    out["--s17" if rules.dealer_hits_soft_17 else "--h17"] = replace(
+        rules, dealer_hits_soft_17=not rules.dealer_hits_soft_17
+    )
+    for peek in Peek:
+        if peek != rules.peek:
+            out[f"--peek {peek}"] = replace(rules, peek=peek)
+    other_pay = Fraction(6, 5) if rules.blackjack_pays == Fraction(3, 2) else Fraction(3, 2)
+    out[f"--bj-pays {other_pay.numerator}:{other_pay.denominator}"] = replace(
+        rules, blackjack_pays=other_pay
+    )
+    for d in DoubleOn:
+        if d != rules.double_on:
+            out[f"--double {d}"] = replace(rules, double_on=d)
+    out["--double-soft" if not rules.double_soft else "--no-double-soft"] = replace(
+        rules, double_soft=not rules.double_soft
+    )
+    out["--das" if not rules.double_after_split else "--no-das"] = replace(
+        rules, double_after_split=not rules.double_after_split
+    )
+    for hands in (2, 3, 4):
+        if hands != rules.max_hands:
+            out[f"--max-hands {hands}"] = replace(rules, max_hands=hands)
+    for p in PairsBy:
+        if p != rules.pairs_by:
+            out[f"--pairs-by {p}"] = replace(rules, pairs_by=p)
+    out["--rsa" if not rules.resplit_aces else "--no-rsa"] = replace(
+        rules, resplit_aces=not rules.resplit_aces
+    )
+    out["--hsa" if not rules.hit_split_aces else "--no-hsa"] = replace(
+        rules, hit_split_aces=not rules.hit_split_aces
+    )
+    for s in Surrender:
+        if s != rules.surrender:
+            out[f"--surrender {s}"] = replace(rules, surrender=s)
+    return out
+
+
+def rule_effects(
+    rules: Rules,
+    *,
+    store: TableStore | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, float]:
+    """How much each single rule change moves the expected return (positive: better for the
+    player).  Uses composition-dependent play for every rule set, which moves with the rules
+    as basic strategy does but needs no chart; each variation is a full edge computation, so
+    the result is stored.  Insurance and the reshuffle point do not change the edge, and rank
+    pairing changes it only through ten-value pairs, which are never split."""
+    key = table_key("rule-effects", rules)
+    data = load_json(store, key)
+    if data is not None:
+        return {k: float(v) for k, v in data.items()}
+    base = _round_return(rules, None)
+    out: dict[str, float] = {}
+    for name, variant in rule_variations(rules).items():
+        if progress is not None:
+            progress(name)
+        out[name] = _round_return(variant, None) - base
+    save_json(store, key, out)
+    return out
+
+
+# --- the AI levels ------------------------------------------------------------------------
+
+
+class Policy(Protocol):
+    """An AI seat-mate: answers every decision from what a player at the table can see."""
+
+    @property
+    def name(self) -> str: ...
+
+    def choose(
+        self,
+        *,
+        cards: Sequence[int],
+        up: int,
+        legal: frozenset[Move],
+        rules: Rules,
+        seen: Sequence[int] = (),
+        split_hands: int = 1,
+        from_split: bool = False,
+    ) -> Move: ...
+
+
+_INSURANCE_OFFER = frozenset({Move.INSURE, Move.DECLINE})
+
+
+def _fallback(legal: frozenset[Move]) -> Move:
+    return Move.STAND if Move.STAND in legal else min(legal, key=lambda m: str(m))
+
+
+@dataclass(frozen=True)
+class EasyPolicy:
+    """Hits below 17, otherwise stands; never insures, doubles or splits."""
+
+    name: str = "easy"
+
+    def choose(self, *, cards: Sequence[int], up: int, legal: frozenset[Move], rules: Rules,
+               seen: Sequence[int] = (), split_hands: int = 1, from_split: bool = False,
+               ) -> Move:  # fmt: skip
+        if legal == _INSURANCE_OFFER:
+            return Move.DECLINE
+        total, _ = hand_total(cards)
+        if total < 17 and Move.HIT in legal:
+            return Move.HIT
+        return _fallback(legal)
+
+
+@dataclass(frozen=True)
+class NormalPolicy:
+    """Follows the basic-strategy chart of the table's rules; never insures."""
+
+    name: str = "normal"
+    store: TableStore | None = None
+
+    def choose(self, *, cards: Sequence[int], up: int, legal: frozenset[Move], rules: Rules,
+               seen: Sequence[int] = (), split_hands: int = 1, from_split: bool = False,
+               ) -> Move:  # fmt: skip
+        if legal == _INSURANCE_OFFER:
+            return Move.DECLINE
+        return basic_chart(rules, store=self.store).move_for(cards, up, legal)
+
+
+@dataclass(frozen=True)
+class HardPolicy:
+    """The best move by exact EV for its own cards, the up card and the cards already played
+    (``seen``); never the hole card or the shoe.  Insures when the bet is worth it then."""
+
+    name: str = "hard"
+
+    def choose(self, *, cards: Sequence[int], up: int, legal: frozenset[Move], rules: Rules,
+               seen: Sequence[int] = (), split_hands: int = 1, from_split: bool = False,
+               ) -> Move:  # fmt: skip
+        if legal == _INSURANCE_OFFER:
+            comp = decision_shoe(rules, cards, up, seen)
+            if is_blackjack(cards):
+                gain = 1.0 - float(rules.blackjack_pays) * (1.0 - comp[9] / sum(comp))
+            else:
+                gain = insurance_return(comp)
+            return Move.INSURE if gain > 0 else Move.DECLINE
+        return best_move(rules, cards, up, removed=seen, legal=legal,
+                         split_hands=split_hands, from_split=from_split)  # fmt: skip
+
+
+EASY = EasyPolicy()
+NORMAL = NormalPolicy()
+HARD = HardPolicy()
+POLICIES: dict[str, Policy] = {"easy": EASY, "normal": NORMAL, "hard": HARD}
+
+__all__ = [
+    "EASY",
+    "HARD",
+    "NORMAL",
+    "POLICIES",
+    "Cell",
+    "Chart",
+    "Edge",
+    "Policy",
+    "basic_chart",
+    "best_move",
+    "engine_for",
+    "house_edge",
+    "rule_effects",
+    "rule_variations",
+]
