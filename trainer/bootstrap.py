@@ -5,9 +5,7 @@ ahead of time with ``manage.py trainer_tables --all``."""
 from __future__ import annotations
 
 from blackjack.rules import DEFAULT_PRESET, PRESETS
-from trainer.charts import table_key
-from trainer.models import ComputedTable
-from trainer.services import chart_job_run
+from trainer.services import chart_job_run, tables_stored
 
 PRESETS_AT_START: tuple[str, ...] = (DEFAULT_PRESET,)
 
@@ -16,7 +14,7 @@ def run() -> list[str]:
     lines = []
     for name in PRESETS_AT_START:
         rules = PRESETS[name]
-        if ComputedTable.objects.filter(key=table_key(rules)).exists():
+        if tables_stored(rules):
             continue
         chart_job_run(rules=rules)
         lines.append(f"computed the chart and the drill tables of the {name} rules")

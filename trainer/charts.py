@@ -1,19 +1,15 @@
-"""The tables computed once per rule set: every two-card analysis, the chart, "chart or exact".
+"""The tables computed once per rule set: the chart, every two-card analysis, "chart or exact".
 
 A drill must answer within milliseconds, but a cold exact analysis of a pair costs up to a few
-hundred.  So for each rule set we analyse, once, every two-card hand (55 point combinations)
-against every up card, derive the total-dependent basic-strategy chart from those analyses, and
-search the three- and four-card hands whose exact best move differs from the chart's.  The
-result is one JSON document stored in ``ComputedTable`` (shared by every app server) and kept
-parsed in process memory.
+hundred.  So for each rule set we compute, once: the basic-strategy chart of
+:mod:`blackjack.strategy` (kept in its own store entry, so ``basic_chart(rules, store=...)``
+finds it), the analysis of every two-card hand (55 point combinations) against every up card,
+and the three- and four-card hands whose exact best move differs from the chart's.  The
+documents live in ``ComputedTable`` (shared by every app server, see
+:class:`trainer.store.DatabaseTableStore`) and are kept parsed in process memory.
 
-**The chart.**  A cell (hard or soft total, or a pair, against an up card) gets the move whose
-EV, averaged over the two-card hands of that total weighted by their chance from a full shoe,
-is highest: the classic total-dependent basic strategy.  ``alt`` is the best of hit and stand,
-played where the cell's move is not allowed (a double or a surrender after the first two
-cards).  Hard 20 and soft 12 only arise as unsplit pairs (10-10, A-A); their rows use those
-hands played without splitting.  This module stands in for ``blackjack.strategy.basic_chart``
-until that lands on the ``ev`` branch; the JSON format stays the same.
+The chart is built cell by cell here, rather than by one ``basic_chart`` call, so that the
+progress page can show how far it is; the cells and the stored document are the same.
 """
 
 from __future__ import annotations
@@ -23,92 +19,46 @@ from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from typing import Any
 
-from blackjack.cards import full_composition
-from blackjack.ev import MOVE_ORDER, analyze, hand_total
+from blackjack import strategy
+from blackjack.ev import MOVE_ORDER, analyze, hand_total, prepare_full_shoe
 from blackjack.moves import Move
 from blackjack.rules import PairsBy, Rules
+from blackjack.store import TableStore, load_json, save_json
+from blackjack.store import table_key as store_key
+from blackjack.strategy import Cell, Chart
 
-FORMAT_VERSION = 1
-UPS: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)  # the chart's column order, ace last
-HARD_ROWS: tuple[int, ...] = tuple(range(5, 21))
-SOFT_ROWS: tuple[int, ...] = tuple(range(13, 21))
+FORMAT_VERSION = 2
+UPS: tuple[int, ...] = strategy.UPS  # the chart's column order, ace last
+HARD_ROWS: tuple[int, ...] = tuple(strategy.HARD_ROWS)
+SOFT_ROWS: tuple[int, ...] = tuple(strategy.SOFT_ROWS)
 PAIR_ROWS: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)
-KINDS: tuple[str, ...] = ("hard", "soft", "pair")
-HIT_STAND = frozenset({Move.HIT, Move.STAND})
+KINDS: tuple[str, ...] = strategy.KINDS
 
-EvGetter = Callable[[int, int, int, bool], dict[Move, float]]
 Progress = Callable[[int, int], None]
 
 
 def table_key(rules: Rules) -> str:
-    """The ``ComputedTable.key`` of a rule set's tables.
+    """The store key of a rule set's drill tables (the chart has its own, ``chart-v1-…``).
 
-    >>> table_key(Rules())[:7]
-    'tables:'
+    >>> table_key(Rules())[:10]
+    'drill-v2-7'
     """
-    return f"tables:v{FORMAT_VERSION}:{rules.key()}"
+    return store_key("drill", rules).replace("-v1-", f"-v{FORMAT_VERSION}-")
 
 
-@dataclass(frozen=True, slots=True)
-class ChartCell:
-    """One cell of the chart: the move, the fallback of hit or stand, the averaged EVs."""
-
-    move: Move
-    alt: Move
-    ev: dict[Move, float]
-
-    @property
-    def code(self) -> str:
-        """The letter printed in the cell: H, S, D (else hit), Ds (else stand), P, R, Rs.
-
-        >>> ChartCell(Move.DOUBLE, Move.STAND, {}).code
-        'Ds'
-        """
-        letter = {
-            Move.HIT: "H",
-            Move.STAND: "S",
-            Move.DOUBLE: "D",
-            Move.SPLIT: "P",
-            Move.SURRENDER: "R",
-        }[self.move]
-        if self.move in (Move.DOUBLE, Move.SURRENDER) and self.alt == Move.STAND:
-            letter += "s"
-        return letter
+def chart_key(rules: Rules) -> str:
+    return store_key("chart", rules)
 
 
-def _best(ev: dict[Move, float], allowed: frozenset[Move] | None = None) -> Move:
-    moves = [m for m in ev if allowed is None or m in allowed]
-    return max(moves, key=lambda m: (ev[m], -MOVE_ORDER.index(m)))
-
-
-def _combos(kind: str, row: int) -> list[tuple[int, int, bool]]:
-    """The two-card hands (points, and whether they are played as a pair) forming a cell."""
-    if kind == "pair":
-        return [(row, row, True)]
-    if kind == "soft":
-        return [(1, 1, False)] if row == 12 else [(1, row - 11, False)]
-    if row == 20:
-        return [(10, 10, False)]
-    if row == 4:
-        return [(2, 2, False)]
-    return [(i, row - i, False) for i in range(2, 11) if i < row - i <= 10]
-
-
-def cell_from(rules: Rules, kind: str, row: int, up: int, get: EvGetter) -> ChartCell:
-    """A chart cell from the analyses of its two-card hands (see the module docstring)."""
-    comp = full_composition(rules.decks)
-    weights: list[float] = []
-    evs: list[dict[Move, float]] = []
-    for i, j, pair in _combos(kind, row):
-        weights.append(float(comp[i - 1] * comp[j - 1]))
-        evs.append(get(up, i, j, pair))
-    moves = [m for m in MOVE_ORDER if all(m in e for e in evs)]
-    total = sum(weights)
-    ev = {m: sum(w * e[m] for w, e in zip(weights, evs, strict=True)) / total for m in moves}
-    return ChartCell(_best(ev), _best(ev, HIT_STAND), ev)
+def _best(ev: dict[Move, float]) -> Move:
+    return max(ev, key=lambda m: (ev[m], -MOVE_ORDER.index(m)))
 
 
 def analysis_key(up: int, i: int, j: int, pair: bool) -> str:
+    """
+    >>> analysis_key(6, 8, 3, False)
+    '6:3-8n'
+    """
     lo, hi = sorted((i, j))
     return f"{up}:{lo}-{hi}{'' if pair else 'n'}"
 
@@ -116,7 +66,8 @@ def analysis_key(up: int, i: int, j: int, pair: bool) -> str:
 def _two_card_jobs() -> list[tuple[int, int, bool]]:
     jobs = [(i, j, i == j) for i, j in combinations_with_replacement(range(1, 11), 2)]
     jobs = [(i, j, p) for i, j, p in jobs if (i, j) != (1, 10)]  # a blackjack has no decision
-    return [*jobs, (1, 1, False), (10, 10, False), (2, 2, False)]
+    # The same values played unsplit: ten-values of different ranks under rank pairing.
+    return [*jobs, (10, 10, False)]
 
 
 def _multi_card_hands() -> Iterator[tuple[int, ...]]:
@@ -129,36 +80,53 @@ def _multi_card_hands() -> Iterator[tuple[int, ...]]:
                 yield cards
 
 
-def compute_tables(rules: Rules, progress: Progress | None = None) -> dict[str, Any]:
-    """Analyse every two-card hand, build the chart and the "chart or exact" list.
+def build_chart(rules: Rules, progress: Progress | None = None) -> Chart:
+    """The basic-strategy chart of :func:`blackjack.strategy.basic_chart`, one up card at a
+    time (``progress(done, 10)`` after each)."""
+    prepare_full_shoe(rules)
+    cells: dict[tuple[str, int, int], Cell] = {}
+    for n, up in enumerate(UPS, start=1):
+        for kind, rows in (("hard", HARD_ROWS), ("soft", SOFT_ROWS), ("pair", PAIR_ROWS)):
+            for row in rows:
+                cells[kind, row, up] = strategy._build_cell(rules, kind, row, up)
+        if progress is not None:
+            progress(n, len(UPS))
+    return Chart(rules, cells)
 
-    ``progress(done, total)`` is called as the work advances.  Returns the JSON document
-    stored in ``ComputedTable`` (read back with :func:`Tables.from_json`).
-    """
+
+def compute_tables(
+    rules: Rules, progress: Progress | None = None, store: TableStore | None = None
+) -> dict[str, Any]:
+    """Build the chart (saved to ``store`` under its own key), analyse every two-card hand and
+    search the "chart or exact" hands.  Returns the drill document (see :class:`Tables`)."""
     jobs = _two_card_jobs()
     multi = list(_multi_card_hands())
-    total = len(UPS) * (len(jobs) + len(multi))
-    done = 0
+    chart_steps = 10 * len(jobs)  # the chart is the slow part: weigh it so
+    total = chart_steps + len(UPS) * (len(jobs) + len(multi))
+
+    def chart_progress(n: int, of: int) -> None:
+        if progress is not None:
+            progress(chart_steps * n // of, total)
+
+    chart = build_chart(rules, chart_progress)
+    save_json(store, chart_key(rules), chart.to_dict())
+    done = chart_steps
     analyses: dict[str, dict[str, float]] = {}
-    parsed: dict[str, dict[Move, float]] = {}
     for up in UPS:
         for i, j, pair in jobs:
             ev = analyze(rules, [i, j], up, pair=pair).ev
-            key = analysis_key(up, i, j, pair)
-            parsed[key] = ev
-            analyses[key] = {str(m): v for m, v in ev.items()}
+            analyses[analysis_key(up, i, j, pair)] = {str(m): v for m, v in ev.items()}
             done += 1
         if progress is not None:
             progress(done, total)
-    tables = Tables.build(rules, parsed, [])
     exact: list[list[Any]] = []
     for up in UPS:
         for cards in multi:
             ev = analyze(rules, cards, up, pair=False).ev
             best = _best(ev)
-            chart = tables.chart_move(cards, up, frozenset(ev), pair=False)
-            if best != chart:
-                exact.append([list(cards), up, str(best), str(chart)])
+            chart_move = chart.move_for(cards, up, frozenset(ev))
+            if best != chart_move:
+                exact.append([list(cards), up, str(best), str(chart_move)])
             done += 1
         if progress is not None:
             progress(done, total)
@@ -172,81 +140,69 @@ def compute_tables(rules: Rules, progress: Progress | None = None) -> dict[str, 
 
 @dataclass
 class Tables:
-    """The parsed tables of one rule set."""
+    """The parsed tables of one rule set: the chart, the two-card analyses, the hands where
+    the exact best move and the chart's differ."""
 
     rules: Rules
+    chart: Chart
     analyses: dict[str, dict[Move, float]]
-    chart: dict[tuple[str, int, int], ChartCell]
     exact: list[tuple[tuple[int, ...], int, Move, Move]]
 
     @classmethod
-    def build(
-        cls,
-        rules: Rules,
-        analyses: dict[str, dict[Move, float]],
-        exact: Sequence[tuple[tuple[int, ...], int, Move, Move]],
-    ) -> Tables:
-        def get(up: int, i: int, j: int, pair: bool) -> dict[Move, float]:
-            return analyses[analysis_key(up, i, j, pair)]
-
-        chart: dict[tuple[str, int, int], ChartCell] = {}
-        for up in UPS:
-            for kind, rows in (
-                ("hard", (4, *HARD_ROWS)),
-                ("soft", (12, *SOFT_ROWS)),
-                ("pair", PAIR_ROWS),
-            ):
-                for row in rows:
-                    chart[kind, row, up] = cell_from(rules, kind, row, up, get)
-        return cls(rules, analyses, chart, list(exact))
+    def load(cls, store: TableStore, rules: Rules) -> Tables | None:
+        """Both documents from ``store``, or ``None`` if either is missing."""
+        chart_data = load_json(store, chart_key(rules))
+        data = load_json(store, table_key(rules))
+        if chart_data is None or data is None:
+            return None
+        return cls.from_json(data, Chart.from_dict(chart_data))
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Tables:
+    def from_json(cls, data: dict[str, Any], chart: Chart) -> Tables:
         analyses = {
             key: {Move(m): float(v) for m, v in ev.items()} for key, ev in data["analyses"].items()
         }
         exact = [
-            (tuple(cards), int(up), Move(best), Move(chart))
-            for cards, up, best, chart in data["exact"]
+            (tuple(cards), int(up), Move(best), Move(chart_move))
+            for cards, up, best, chart_move in data["exact"]
         ]
-        return cls.build(Rules.from_dict(data["rules"]), analyses, exact)
+        return cls(Rules.from_dict(data["rules"]), chart, analyses, exact)
 
     def two_card_ev(self, hand: Sequence[int], up: int, *, pair: bool) -> dict[Move, float]:
         """The stored analysis of a two-card hand; ``KeyError`` for a blackjack."""
         return self.analyses[analysis_key(up, hand[0], hand[1], pair)]
 
-    def cell(self, kind: str, row: int, up: int) -> ChartCell:
-        return self.chart[kind, row, up]
+    def cell(self, kind: str, row: int, up: int) -> Cell:
+        return self.chart.cell(kind, row, up)
 
     def chart_move(
         self, hand: Sequence[int], up: int, legal: frozenset[Move], *, pair: bool
     ) -> Move:
         """The chart's move for a hand (points), among the ``legal`` moves."""
         return chart_move_with(
-            lambda kind, row: self.chart[kind, row, up], self.rules, hand, legal, pair=pair
+            lambda kind, row: self.chart.cell(kind, row, up), hand, legal, pair=pair
         )
 
 
+def chart_cell_key(hand: Sequence[int], *, pair: bool) -> tuple[str, int]:
+    """The (kind, row) a hand is read from: the pair row only for a hand that may split.
+
+    >>> chart_cell_key([10, 10], pair=False), chart_cell_key([1, 1], pair=False)
+    (('hard', 20), ('soft', 13))
+    """
+    if pair:
+        return "pair", hand[0]
+    total, soft = hand_total(hand)
+    return ("soft", max(total, 13)) if soft else ("hard", max(total, 5))
+
+
 def chart_move_with(
-    cell: Callable[[str, int], ChartCell],
-    rules: Rules,
-    hand: Sequence[int],
-    legal: frozenset[Move],
-    *,
-    pair: bool,
+    cell: Callable[[str, int], Cell], hand: Sequence[int], legal: frozenset[Move], *, pair: bool
 ) -> Move:
-    """Look a hand up in a chart given by ``cell(kind, row)``: the pair row when the hand may
-    split, else its total's row; the cell's fallback where its move is not legal."""
-    if pair and Move.SPLIT in legal:
-        c = cell("pair", hand[0])
-    else:
-        total, soft = hand_total(hand)
-        if total >= 21:
-            return Move.STAND
-        c = cell("soft", max(total, 12)) if soft else cell("hard", max(total, 5))
-    if c.move in legal:
-        return c.move
-    return c.alt if c.alt in legal else Move.STAND
+    """Look a hand up in a chart given by ``cell(kind, row)``, as ``Chart.move_for`` does: the
+    best of the cell's EVs among the legal moves."""
+    kind, row = chart_cell_key(hand, pair=pair and Move.SPLIT in legal)
+    return Chart._pick(cell(kind, row), legal)
 
 
 def is_pair_hand(rules: Rules, ranks: Sequence[str]) -> bool:
@@ -259,11 +215,7 @@ def is_pair_hand(rules: Rules, ranks: Sequence[str]) -> bool:
     return ranks[0] == ranks[1] or (ranks[0] in tens and ranks[1] in tens)
 
 
-def live_cell(rules: Rules, kind: str, row: int, up: int) -> ChartCell:
+def live_cell(rules: Rules, kind: str, row: int, up: int) -> Cell:
     """One chart cell computed now, for a rule set whose tables are not stored yet (a few
     analyses; slower than a lookup but short)."""
-
-    def get(up_: int, i: int, j: int, pair: bool) -> dict[Move, float]:
-        return analyze(rules, [i, j], up_, pair=pair).ev
-
-    return cell_from(rules, kind, row, up, get)
+    return strategy._build_cell(rules, kind, row, up)

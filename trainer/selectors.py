@@ -17,7 +17,8 @@ from django.db.models.functions import TruncDate
 from accounts.models import User
 from blackjack.rules import Rules
 from trainer.charts import KINDS, PAIR_ROWS, UPS, Tables, table_key
-from trainer.models import ChartJob, ComputedTable, Decision
+from trainer.models import ChartJob, Decision
+from trainer.store import DatabaseTableStore
 
 _TABLES: OrderedDict[str, Tables] = OrderedDict()
 _TABLES_LOCK = threading.Lock()
@@ -32,10 +33,9 @@ def tables_get(rules: Rules) -> Tables | None:
         if tables is not None:
             _TABLES.move_to_end(key)
             return tables
-    row = ComputedTable.objects.filter(key=key).values_list("data", flat=True).first()
-    if row is None:
+    tables = Tables.load(DatabaseTableStore(), rules)
+    if tables is None:
         return None
-    tables = Tables.from_json(row)
     with _TABLES_LOCK:
         _TABLES[key] = tables
         while len(_TABLES) > TABLES_KEPT:

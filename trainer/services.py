@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 from collections.abc import Mapping, Sequence
@@ -21,6 +22,7 @@ from blackjack.moves import Move
 from blackjack.rules import Rules
 from trainer.charts import (
     Tables,
+    chart_key,
     chart_move_with,
     compute_tables,
     is_pair_hand,
@@ -38,6 +40,7 @@ from trainer.dealing import (
 )
 from trainer.models import ChartJob, ComputedTable, Decision, Situation, WeakSpot
 from trainer.selectors import tables_get
+from trainer.store import DatabaseTableStore
 
 logger = logging.getLogger(__name__)
 
@@ -189,9 +192,8 @@ def situation_evaluate(
         chart = tables.chart_move(points, up.points, legal, pair=pair)
     else:
         chart = chart_move_with(
-            lambda kind, row: live_cell(rules, kind, row, up.points), rules, points, legal,
-            pair=pair,
-        )  # fmt: skip
+            lambda kind, row: live_cell(rules, kind, row, up.points), points, legal, pair=pair
+        )
     return ev, chart
 
 
@@ -324,11 +326,18 @@ RUN_JOBS_IN_THREADS = True
 STALE_JOB = timedelta(minutes=2)
 
 
-def tables_store(*, rules: Rules, data: dict[str, Any]) -> ComputedTable:
-    table, _created = ComputedTable.objects.update_or_create(
-        key=table_key(rules), defaults={"data": data}
-    )
-    return table
+def tables_store(
+    *, rules: Rules, data: dict[str, Any], chart: dict[str, Any] | None = None
+) -> None:
+    """Store a rule set's drill document (and its chart, when given)."""
+    store = DatabaseTableStore()
+    if chart is not None:
+        store.put(chart_key(rules), json.dumps(chart).encode())
+    store.put(table_key(rules), json.dumps(data).encode())
+
+
+def tables_stored(rules: Rules) -> bool:
+    return ComputedTable.objects.filter(key__in=[table_key(rules), chart_key(rules)]).count() == 2
 
 
 def chart_job_run(*, rules: Rules) -> None:
@@ -341,7 +350,7 @@ def chart_job_run(*, rules: Rules) -> None:
         )
 
     try:
-        data = compute_tables(rules, progress)
+        data = compute_tables(rules, progress, store=DatabaseTableStore())
         tables_store(rules=rules, data=data)
         ChartJob.objects.filter(rules_key=key).update(finished=True, updated_at=timezone.now())
     except Exception as exc:  # shown on the progress page; the next visit retries
@@ -365,7 +374,7 @@ def chart_job_ensure(rules: Rules) -> ChartJob | None:
     process that creates (or takes over a stale) job row starts the work, so several app
     servers never compute the same tables twice.
     """
-    if ComputedTable.objects.filter(key=table_key(rules)).exists():
+    if tables_stored(rules):
         return None
     now = timezone.now()
     job, created = ChartJob.objects.get_or_create(

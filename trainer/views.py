@@ -21,7 +21,7 @@ from accounts.services import user_get_or_create_guest
 from blackjack.rules import Rules
 from core.http import HtmxHttpRequest
 from trainer import selectors, services
-from trainer.charts import PAIR_ROWS, UPS
+from trainer.charts import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, UPS
 from trainer.display import situation_view
 from trainer.forms import DrillForm, RulesForm, settings_query
 from trainer.models import Situation
@@ -181,7 +181,7 @@ def chart(request: HtmxHttpRequest) -> HttpResponse:
 
 
 def _grids(tables: Any) -> list[tuple[str, list[tuple[int, list[Any]]]]]:
-    rows = {"hard": tuple(range(5, 21)), "soft": tuple(range(13, 21)), "pair": PAIR_ROWS}
+    rows = {"hard": HARD_ROWS, "soft": SOFT_ROWS, "pair": PAIR_ROWS}
     return [
         (kind, [(row, [tables.cell(kind, row, up) for up in UPS]) for row in rows[kind]])
         for kind in ("hard", "soft", "pair")

@@ -3,15 +3,17 @@ import pytest
 from blackjack.ev import analyze
 from blackjack.moves import Move
 from blackjack.rules import PRESETS
-from tests.trainer.conftest import thoth_data
-from trainer.charts import UPS, ChartCell, Tables, analysis_key, chart_move_with, table_key
+from blackjack.strategy import Chart, basic_chart
+from tests.trainer.conftest import thoth_docs
+from trainer.charts import UPS, Tables, chart_move_with, live_cell, table_key
 
 THOTH = PRESETS["thoth"]
 
 
 @pytest.fixture(scope="module")
 def tables():
-    return Tables.from_json(thoth_data())
+    docs = thoth_docs()
+    return Tables.from_json(docs["data"], Chart.from_dict(docs["chart"]))
 
 
 # The published six-deck, S17, DAS basic strategy (e.g. Wizard of Odds' chart for these rules).
@@ -22,26 +24,26 @@ def tables():
         ("hard", 16, 6, "S"),
         ("hard", 12, 2, "H"),
         ("hard", 12, 4, "S"),
-        ("hard", 11, 10, "D"),
+        ("hard", 11, 10, "Dh"),
         ("hard", 11, 1, "H"),
-        ("hard", 10, 9, "D"),
+        ("hard", 10, 9, "Dh"),
         ("hard", 9, 2, "H"),
-        ("hard", 9, 3, "D"),
+        ("hard", 9, 3, "Dh"),
         ("hard", 8, 6, "H"),
         ("hard", 17, 1, "S"),
         ("soft", 18, 2, "S"),
         ("soft", 18, 3, "Ds"),
         ("soft", 18, 9, "H"),
         ("soft", 17, 2, "H"),
-        ("soft", 17, 3, "D"),
-        ("soft", 13, 5, "D"),
+        ("soft", 17, 3, "Dh"),
+        ("soft", 13, 5, "Dh"),
         ("soft", 19, 6, "S"),
         ("pair", 1, 1, "P"),
         ("pair", 8, 10, "P"),
         ("pair", 9, 7, "S"),
         ("pair", 9, 8, "P"),
         ("pair", 10, 6, "S"),
-        ("pair", 5, 9, "D"),
+        ("pair", 5, 9, "Dh"),
         ("pair", 4, 5, "P"),
         ("pair", 4, 4, "H"),
         ("pair", 2, 7, "P"),
@@ -49,11 +51,16 @@ def tables():
     ],
 )
 def test_thoth_chart_is_the_published_basic_strategy(tables, kind, row, up, code):
-    assert tables.cell(kind, row, up).code == code
+    assert tables.cell(kind, row, up).code() == code
 
 
-def test_every_cell_is_there(tables):
-    assert len(tables.chart) == (1 + 16 + 1 + 8 + 10) * len(UPS)
+def test_the_chart_is_the_strategy_modules(tables):
+    assert len(tables.chart.cells) == (17 + 9 + 10) * len(UPS)
+    reference = basic_chart(THOTH)
+    assert tables.chart.cells.keys() == reference.cells.keys()
+    for key, cell in reference.cells.items():
+        assert tables.chart.cells[key].move == cell.move
+        assert tables.chart.cells[key].ev == pytest.approx(cell.ev, abs=1e-12)
 
 
 @pytest.mark.parametrize(("hand", "up"), [((10, 6), 10), ((8, 8), 6), ((1, 7), 3), ((5, 5), 1)])
@@ -92,16 +99,12 @@ def test_surrender_cells_of_the_sixdeck_preset():
     rules = PRESETS["sixdeck"]
 
     def cell(kind, row):
-        from trainer.charts import live_cell
-
         return live_cell(rules, kind, row, 10)
 
-    assert cell("hard", 16).code == "R"
+    assert cell("hard", 16).code() == "Rh"
     legal = frozenset({Move.HIT, Move.STAND})
-    assert chart_move_with(cell, rules, (10, 2, 4), legal, pair=False) == Move.HIT
+    assert chart_move_with(cell, (10, 2, 4), legal, pair=False) == Move.HIT
 
 
 def test_keys():
-    assert analysis_key(6, 8, 3, False) == "6:3-8n"
-    assert table_key(THOTH).endswith(THOTH.key())
-    assert ChartCell(Move.SURRENDER, Move.STAND, {}).code == "Rs"
+    assert table_key(THOTH) == f"drill-v2-{THOTH.key()}"

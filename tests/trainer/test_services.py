@@ -1,3 +1,4 @@
+import json
 from datetime import timedelta
 from random import Random
 
@@ -9,7 +10,9 @@ from blackjack.cards import Card, parse_cards
 from blackjack.ev import analyze
 from blackjack.moves import Move
 from blackjack.rules import PRESETS
+from tests.trainer.conftest import docs_for
 from trainer import services
+from trainer.charts import chart_key
 from trainer.models import ChartJob, ComputedTable, Decision, Situation, WeakSpot
 from trainer.services import (
     ILLEGAL_MOVE,
@@ -76,17 +79,16 @@ def test_insurance_situation_offers_insure_or_decline(user, thoth_tables):
 
 def test_insurance_focus_under_rules_without_insurance_deals_plain_hands(user):
     rules = PRESETS["free"]
-    services.tables_store(rules=rules, data={**_fake_tables(rules)})
+    services.tables_store(rules=rules, **docs_for(rules))
     s = situation_deal(user=user, rules=rules, focus="insurance", rng=Random(4))
     assert s.kind == "play" and "insure" not in s.ev
 
 
-def _fake_tables(rules):
-    from tests.trainer.conftest import thoth_data
-
-    data = thoth_data()
-    data["rules"] = rules.to_dict()
-    return data
+def _fake_compute(rules, progress, store):
+    docs = docs_for(rules)
+    store.put(chart_key(rules), json.dumps(docs["chart"]).encode())
+    progress(5, 10)
+    return docs["data"]
 
 
 def test_answer_records_one_decision(user, thoth_tables):
@@ -173,16 +175,15 @@ def test_chart_job_computes_once_and_reports_progress(monkeypatch):
     rules = PRESETS["sixdeck"]
     calls = []
 
-    def fake(r, progress):
+    def fake(r, progress, store):
         calls.append(r)
-        progress(5, 10)
-        return _fake_tables(r)
+        return _fake_compute(r, progress, store)
 
     monkeypatch.setattr(services, "compute_tables", fake)
     job = chart_job_ensure(rules)
     assert calls == [rules]
     assert job is not None and job.finished and job.done == 5 and job.percent == 50
-    assert ComputedTable.objects.count() == 1
+    assert ComputedTable.objects.count() == 2  # the chart and the drill document
     assert chart_job_ensure(rules) is None  # stored: nothing more to do
     assert calls == [rules]
 
@@ -191,7 +192,7 @@ def test_a_stale_job_is_taken_over(monkeypatch):
     rules = PRESETS["sixdeck"]
     ChartJob.objects.create(rules_key=rules.key(), rules=rules.to_dict(), done=3, total=10)
     ChartJob.objects.update(updated_at=timezone.now() - timedelta(minutes=10))
-    monkeypatch.setattr(services, "compute_tables", lambda r, p: _fake_tables(r))
+    monkeypatch.setattr(services, "compute_tables", _fake_compute)
     job = chart_job_ensure(rules)
     assert job is not None and job.finished
 
@@ -199,6 +200,6 @@ def test_a_stale_job_is_taken_over(monkeypatch):
 def test_a_running_job_is_left_alone(monkeypatch):
     rules = PRESETS["sixdeck"]
     ChartJob.objects.create(rules_key=rules.key(), rules=rules.to_dict(), done=3, total=10)
-    monkeypatch.setattr(services, "compute_tables", lambda r, p: pytest.fail("started twice"))
+    monkeypatch.setattr(services, "compute_tables", lambda r, p, store: pytest.fail("twice"))
     job = chart_job_ensure(rules)
     assert job is not None and not job.finished and job.done == 3

@@ -11,9 +11,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from blackjack.rules import PRESETS
-from trainer.charts import table_key
-from trainer.models import ChartJob, ComputedTable
-from trainer.services import chart_job_run
+from trainer.models import ChartJob
+from trainer.services import chart_job_run, tables_stored
 
 
 class Command(BaseCommand):
@@ -30,7 +29,7 @@ class Command(BaseCommand):
             if name not in PRESETS:
                 raise CommandError(f"unknown preset {name!r}; choose from {sorted(PRESETS)}")
             rules = PRESETS[name]
-            if not options["force"] and ComputedTable.objects.filter(key=table_key(rules)).exists():
+            if not options["force"] and tables_stored(rules):
                 self.stdout.write(f"{name}: already stored")
                 continue
             ChartJob.objects.update_or_create(
