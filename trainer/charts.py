@@ -27,7 +27,7 @@ from blackjack.store import TableStore, load_json, save_json
 from blackjack.store import table_key as store_key
 from blackjack.strategy import Cell, Chart
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 UPS: tuple[int, ...] = strategy.UPS  # the chart's column order, ace last
 HARD_ROWS: tuple[int, ...] = tuple(strategy.HARD_ROWS)
 SOFT_ROWS: tuple[int, ...] = tuple(strategy.SOFT_ROWS)
@@ -41,7 +41,7 @@ def table_key(rules: Rules) -> str:
     """The store key of a rule set's drill tables (the chart has its own, ``chart-v1-…``).
 
     >>> table_key(Rules())[:10]
-    'drill-v2-7'
+    'drill-v3-7'
     """
     return store_key("drill", rules).replace("-v1-", f"-v{FORMAT_VERSION}-")
 
@@ -61,6 +61,14 @@ def analysis_key(up: int, i: int, j: int, pair: bool) -> str:
     """
     lo, hi = sorted((i, j))
     return f"{up}:{lo}-{hi}{'' if pair else 'n'}"
+
+
+def multi_key(up: int, cards: Sequence[int]) -> str:
+    """
+    >>> multi_key(10, [10, 2, 4])
+    '10:2-4-10'
+    """
+    return f"{up}:{'-'.join(str(c) for c in sorted(cards))}"
 
 
 def _two_card_jobs() -> list[tuple[int, int, bool]]:
@@ -112,17 +120,24 @@ def compute_tables(
     save_json(store, chart_key(rules), chart.to_dict())
     done = chart_steps
     analyses: dict[str, dict[str, float]] = {}
+    busts: dict[str, float] = {}
     for up in UPS:
         for i, j, pair in jobs:
-            ev = analyze(rules, [i, j], up, pair=pair).ev
-            analyses[analysis_key(up, i, j, pair)] = {str(m): v for m, v in ev.items()}
+            a = analyze(rules, [i, j], up, pair=pair)
+            key = analysis_key(up, i, j, pair)
+            analyses[key] = {str(m): v for m, v in a.ev.items()}
+            busts[key] = a.dealer.bust
             done += 1
         if progress is not None:
             progress(done, total)
     exact: list[list[Any]] = []
     for up in UPS:
         for cards in multi:
-            ev = analyze(rules, cards, up, pair=False).ev
+            a = analyze(rules, cards, up, pair=False)
+            ev = a.ev
+            key = multi_key(up, cards)
+            analyses[key] = {str(m): v for m, v in ev.items()}
+            busts[key] = a.dealer.bust
             best = _best(ev)
             chart_move = chart.move_for(cards, up, frozenset(ev))
             if best != chart_move:
@@ -134,6 +149,7 @@ def compute_tables(
         "version": FORMAT_VERSION,
         "rules": rules.to_dict(),
         "analyses": analyses,
+        "busts": busts,
         "exact": exact,
     }
 
@@ -147,6 +163,7 @@ class Tables:
     chart: Chart
     analyses: dict[str, dict[Move, float]]
     exact: list[tuple[tuple[int, ...], int, Move, Move]]
+    busts: dict[str, float]
 
     @classmethod
     def load(cls, store: TableStore, rules: Rules) -> Tables | None:
@@ -166,11 +183,27 @@ class Tables:
             (tuple(cards), int(up), Move(best), Move(chart_move))
             for cards, up, best, chart_move in data["exact"]
         ]
-        return cls(Rules.from_dict(data["rules"]), chart, analyses, exact)
+        busts = {key: float(v) for key, v in data["busts"].items()}
+        return cls(Rules.from_dict(data["rules"]), chart, analyses, exact, busts)
+
+    @staticmethod
+    def _key(hand: Sequence[int], up: int, pair: bool) -> str:
+        if len(hand) == 2:
+            return analysis_key(up, hand[0], hand[1], pair)
+        return multi_key(up, hand)
 
     def two_card_ev(self, hand: Sequence[int], up: int, *, pair: bool) -> dict[Move, float]:
         """The stored analysis of a two-card hand; ``KeyError`` for a blackjack."""
         return self.analyses[analysis_key(up, hand[0], hand[1], pair)]
+
+    def lookup(
+        self, hand: Sequence[int], up: int, *, pair: bool
+    ) -> tuple[dict[Move, float], float] | None:
+        """The stored EVs and dealer bust chance of a hand, if it is one of those stored (every
+        two-card hand but a blackjack, the multi-card hands of the "chart or exact" search)."""
+        key = self._key(hand, up, pair)
+        ev = self.analyses.get(key)
+        return None if ev is None else (ev, self.busts[key])
 
     def cell(self, kind: str, row: int, up: int) -> Cell:
         return self.chart.cell(kind, row, up)

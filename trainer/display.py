@@ -208,9 +208,11 @@ def _result(
     points = [c.points for c in cards]
     comp = decision_shoe(rules, points, up.points)
     p_ten = 100.0 * comp[9] / sum(comp)
-    bust = 100.0 * (
-        dealer_probabilities(rules, up.points, comp, no_blackjack=rules.peeks_under(up.points)).bust
-    )
+    if situation.dealer_bust is not None:
+        bust = 100.0 * situation.dealer_bust
+    else:
+        no_bj = rules.peeks_under(up.points)
+        bust = 100.0 * dealer_probabilities(rules, up.points, comp, no_blackjack=no_bj).bust
     if category == "insurance":
         why = "insurance"
     elif best == Move.STAND:

@@ -88,6 +88,9 @@ class Situation(models.Model):
     # {move: EV per unit of the initial bet} of every legal option, and the chart's move.
     ev = models.JSONField()
     chart_move = models.CharField(max_length=10, choices=MOVE_CHOICES)
+    # The dealer's bust chance for these cards (after the peek where there is one), for the
+    # "why" line; null for an insurance question.
+    dealer_bust = models.FloatField(null=True, blank=True)
     dealt_at = models.DateTimeField(auto_now_add=True)
     decision = models.OneToOneField(
         Decision, null=True, blank=True, on_delete=models.SET_NULL, related_name="situation"

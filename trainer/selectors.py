@@ -206,15 +206,11 @@ def _nice(value: float) -> float:
 
 def streak_for(*, user: User) -> int:
     """Right drill answers in a row, counting back from the latest."""
-    streak = 0
-    flags = Decision.objects.filter(user=user, source=Decision.Source.DRILL).values_list(
-        "correct", flat=True
-    )
-    for ok in flags[:500]:
-        if not ok:
-            break
-        streak += 1
-    return streak
+    drill = Decision.objects.filter(user=user, source=Decision.Source.DRILL)
+    last_miss = drill.filter(correct=False).order_by("-created_at", "-id").first()
+    if last_miss is None:
+        return drill.count()
+    return drill.filter(created_at__gt=last_miss.created_at).count()
 
 
 def session_score(*, user: User, since: datetime) -> Score:
@@ -222,3 +218,24 @@ def session_score(*, user: User, since: datetime) -> Score:
     return _score(
         Decision.objects.filter(user=user, source=Decision.Source.DRILL, created_at__gte=since)
     )
+
+
+RECENT = 200
+
+
+def drill_summary(*, user: User, since: datetime) -> tuple[int, Score]:
+    """The streak and this visit's score from one query over the latest drill decisions
+    (the drill page shows them after every answer); long histories fall back to counting."""
+    rows = list(
+        Decision.objects.filter(user=user, source=Decision.Source.DRILL).values_list(
+            "correct", "ev_lost", "created_at"
+        )[:RECENT]
+    )
+    streak = next((i for i, (ok, _lost, _at) in enumerate(rows) if not ok), len(rows))
+    if streak == RECENT:
+        streak = streak_for(user=user)
+    visit = [(ok, lost) for ok, lost, at in rows if at >= since]
+    if len(visit) == RECENT:
+        return streak, session_score(user=user, since=since)
+    score = Score(len(visit), sum(1 for ok, _ in visit if ok), sum(lost for _, lost in visit))
+    return streak, score

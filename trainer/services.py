@@ -178,23 +178,26 @@ def insurance_ev(rules: Rules, points: Sequence[int]) -> dict[Move, float]:
 
 def situation_evaluate(
     *, rules: Rules, hand: Sequence[Card], up: Card, tables: Tables | None
-) -> tuple[dict[Move, float], Move]:
-    """The EV of every legal option of a drill hand (full shoe less the cards shown) and the
-    chart's move.  Two-card hands read the stored tables when there are some."""
+) -> tuple[dict[Move, float], Move, float]:
+    """The EV of every legal option of a drill hand (full shoe less the cards shown), the
+    chart's move and the dealer's bust chance.  Hands the stored tables hold are read, others
+    analysed now."""
     points = [c.points for c in hand]
     pair = is_pair_hand(rules, [c.rank for c in hand])
     legal = legal_moves(rules, points, up.points, pair=pair)
-    if len(points) == 2 and tables is not None:
-        ev = dict(tables.two_card_ev(points, up.points, pair=pair))
+    stored = tables.lookup(points, up.points, pair=pair) if tables is not None else None
+    if stored is not None:
+        ev, bust = dict(stored[0]), stored[1]
     else:
-        ev = analyze(rules, points, up.points, pair=pair).ev
+        analysis = analyze(rules, points, up.points, pair=pair)
+        ev, bust = analysis.ev, analysis.dealer.bust
     if tables is not None:
         chart = tables.chart_move(points, up.points, legal, pair=pair)
     else:
         chart = chart_move_with(
             lambda kind, row: live_cell(rules, kind, row, up.points), points, legal, pair=pair
         )
-    return ev, chart
+    return ev, chart, bust
 
 
 def _weak_cell(user: User, rng: Random) -> tuple[Cell, list[int]] | None:
@@ -260,10 +263,11 @@ def situation_deal(
             points = points_for(cell, rng, multi=multi)
     hand = cards_for(points, rng, rules, pair=pair)
     up_card = card_of(up_points, rng)
+    bust: float | None = None
     if kind == Situation.Kind.INSURANCE:
         ev, chart = insurance_ev(rules, points), Move.DECLINE
     else:
-        ev, chart = situation_evaluate(rules=rules, hand=hand, up=up_card, tables=tables)
+        ev, chart, bust = situation_evaluate(rules=rules, hand=hand, up=up_card, tables=tables)
     return Situation.objects.create(
         user=user,
         rules=rules.to_dict(),
@@ -274,6 +278,7 @@ def situation_deal(
         kind=kind,
         ev={str(m): v for m, v in ev.items()},
         chart_move=chart.value,
+        dealer_bust=bust,
     )
 
 

@@ -12,7 +12,6 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
-from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -28,6 +27,7 @@ from trainer.models import Situation
 
 SETTINGS_KEY = "trainer_settings"
 SESSION_START_KEY = "trainer_session_start"
+DEFAULT_SETTINGS = {"focus": "all", "up": "6", "preset": "thoth"}
 
 
 def _user(request: HtmxHttpRequest) -> User | None:
@@ -44,31 +44,40 @@ def _drill_form(request: HtmxHttpRequest, data: Any = None) -> DrillForm:
     return form
 
 
-def _summary(request: HtmxHttpRequest, user: User | None) -> dict[str, Any]:
-    if user is None:
-        return {"streak": 0, "session": None}
-    start = parse_datetime(request.session.get(SESSION_START_KEY, "")) or timezone.now()
-    return {
-        "streak": selectors.streak_for(user=user),
-        "session": selectors.session_score(user=user, since=start),
-    }
+def _settings(request: HtmxHttpRequest, form: DrillForm | None) -> dict[str, str]:
+    if form is not None and form.is_bound:
+        data = form.data.dict() if hasattr(form.data, "dict") else dict(form.data)
+        return settings_query({k: str(v) for k, v in data.items() if k in form.fields})
+    saved: dict[str, str] = request.session.get(SETTINGS_KEY) or {}
+    return saved or dict(DEFAULT_SETTINGS)
 
 
 def _drill_context(
-    request: HtmxHttpRequest, form: DrillForm, situation: Situation | None, **extra: Any
+    request: HtmxHttpRequest,
+    situation: Situation | None,
+    *,
+    form: DrillForm | None = None,
+    summary: bool = True,
+    **extra: Any,
 ) -> dict[str, Any]:
+    """What the drill page or one of its partials shows; the parts a partial does not show
+    (the settings form, the session summary) are left out, to keep the answer fast."""
     user = _user(request)
     if SESSION_START_KEY not in request.session:
         request.session[SESSION_START_KEY] = timezone.now().isoformat()
-    settings = settings_query(form.data.dict() if hasattr(form.data, "dict") else dict(form.data))
-    return {
+    settings = _settings(request, form)
+    context: dict[str, Any] = {
         "form": form,
         "view": situation_view(situation) if situation is not None else None,
         "settings": settings,
-        "settings_query": urlencode(settings),
-        **_summary(request, user),
+        "streak": 0,
+        "session": None,
         **extra,
     }
+    if summary and user is not None:
+        since = parse_datetime(request.session.get(SESSION_START_KEY, "")) or timezone.now()
+        context["streak"], context["session"] = selectors.drill_summary(user=user, since=since)
+    return context
 
 
 @require_GET
@@ -79,19 +88,19 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
     situation = None
     if user is not None:
         situation = Situation.objects.filter(user=user, decision__isnull=True).first()
-    return render(request, "trainer/drill.html", _drill_context(request, form, situation))
+    return render(request, "trainer/drill.html", _drill_context(request, situation, form=form))
 
 
 @require_POST
 def deal(request: HtmxHttpRequest) -> HttpResponse:
     form = DrillForm(request.POST)
     if not form.is_valid():
-        context = _drill_context(request, form, None)
+        context = _drill_context(request, None, form=form)
         return render(request, "trainer/drill.html", context, status=400)
     user = user_get_or_create_guest(request=request)
-    request.session[SETTINGS_KEY] = settings_query(
-        {k: v for k, v in form.cleaned_data.items() if isinstance(v, str)}
-    )
+    chosen = settings_query({k: v for k, v in form.cleaned_data.items() if isinstance(v, str)})
+    if request.session.get(SETTINGS_KEY) != chosen:  # a session write costs a commit
+        request.session[SETTINGS_KEY] = chosen
     situation = services.situation_deal(
         user=user,
         rules=form.rules(),
@@ -99,7 +108,7 @@ def deal(request: HtmxHttpRequest) -> HttpResponse:
         up=form.up_points(),
     )
     if request.htmx:
-        context = _drill_context(request, form, situation)
+        context = _drill_context(request, situation, form=form, summary=False)
         return render(request, "trainer/drill.html#situation", context)
     return redirect("trainer:situation", pk=situation.pk)
 
@@ -110,8 +119,8 @@ def situation(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     found = Situation.objects.filter(pk=pk, user=user).first() if user else None
     if found is None:
         raise Http404
-    form = _drill_form(request)
-    return render(request, "trainer/drill.html", _drill_context(request, form, found))
+    context = _drill_context(request, found, form=_drill_form(request))
+    return render(request, "trainer/drill.html", context)
 
 
 @require_POST
@@ -130,14 +139,14 @@ def answer(request: HtmxHttpRequest) -> HttpResponse:
     except Situation.DoesNotExist:
         raise Http404 from None
     except services.IllegalMove as exc:
-        form = _drill_form(request)
         found = Situation.objects.get(pk=pk, user=user)
-        context = _drill_context(request, form, found, error=str(exc))
-        template = "trainer/drill.html#answer" if request.htmx else "trainer/drill.html"
-        return render(request, template, context, status=400)
-    form = _drill_form(request)
+        if request.htmx:
+            context = _drill_context(request, found, summary=False, error=str(exc))
+            return render(request, "trainer/drill.html#answer", context, status=400)
+        context = _drill_context(request, found, form=_drill_form(request), error=str(exc))
+        return render(request, "trainer/drill.html", context, status=400)
     if request.htmx:
-        return render(request, "trainer/drill.html#result", _drill_context(request, form, found))
+        return render(request, "trainer/drill.html#result", _drill_context(request, found))
     return redirect("trainer:situation", pk=found.pk)
 
 

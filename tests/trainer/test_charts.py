@@ -107,4 +107,12 @@ def test_surrender_cells_of_the_sixdeck_preset():
 
 
 def test_keys():
-    assert table_key(THOTH) == f"drill-v2-{THOTH.key()}"
+    assert table_key(THOTH) == f"drill-v3-{THOTH.key()}"
+
+
+@pytest.mark.parametrize(("hand", "up"), [((2, 4, 10), 10), ((3, 4, 5), 6), ((1, 2, 3), 6)])
+def test_multi_card_hands_are_stored_with_the_dealers_bust_chance(tables, hand, up):
+    ev, bust = tables.lookup(hand, up, pair=False)
+    a = analyze(THOTH, hand, up, pair=False)
+    assert ev == pytest.approx(a.ev, abs=1e-12) and bust == pytest.approx(a.dealer.bust, abs=1e-12)
+    assert tables.lookup((9, 9, 2), up, pair=False) is None  # hard 20: not asked
