@@ -192,6 +192,6 @@ def chart(request: HtmxHttpRequest) -> HttpResponse:
 def _grids(tables: Any) -> list[tuple[str, list[tuple[int, list[Any]]]]]:
     rows = {"hard": HARD_ROWS, "soft": SOFT_ROWS, "pair": PAIR_ROWS}
     return [
-        (kind, [(row, [tables.cell(kind, row, up) for up in UPS]) for row in rows[kind]])
+        (kind, [(row, [(up, tables.cell(kind, row, up)) for up in UPS]) for row in rows[kind]])
         for kind in ("hard", "soft", "pair")
     ]

@@ -7,6 +7,7 @@ from typing import Any
 from django import template
 from django.template.defaultfilters import floatformat
 
+from blackjack.ev import MOVE_ORDER
 from blackjack.moves import Move
 from trainer.display import MOVE_LABELS
 
@@ -51,3 +52,9 @@ def heat_level(score: Any) -> str:
     if acc >= 70:
         return "fair"
     return "poor"
+
+
+@register.filter
+def ev_items(ev: dict[Move, float]) -> list[tuple[Move, float]]:
+    """A cell's EVs in the order of the moves (stand, hit, double, split, surrender)."""
+    return sorted(ev.items(), key=lambda item: MOVE_ORDER.index(Move(item[0])))
