@@ -40,8 +40,8 @@ Progress = Callable[[int, int], None]
 def table_key(rules: Rules) -> str:
     """The store key of a rule set's drill tables (the chart has its own, ``chart-v1-…``).
 
-    >>> table_key(Rules())[:10]
-    'drill-v3-7'
+    >>> table_key(Rules()).startswith("drill-v3-")
+    True
     """
     return store_key("drill", rules).replace("-v1-", f"-v{FORMAT_VERSION}-")
 

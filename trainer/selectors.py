@@ -97,25 +97,28 @@ class PlotPoint:
 
 @dataclass(frozen=True)
 class Plot:
-    """A server-rendered line plot: points in a 0-100 × 0-100 box, tick labels, a polyline."""
+    """A server-rendered line plot: points in a 200 × 100 box, tick labels, a polyline."""
 
     points: list[PlotPoint]
     y_ticks: list[tuple[float, str]]
     polyline: str
 
 
+PLOT_WIDTH = 200.0
+
+
 def line_plot(values: list[tuple[str, float]], *, y_max: float) -> Plot:
-    """Place ``(label, value)`` pairs in a 100 × 100 box (y grows downwards as in SVG).
+    """Place ``(label, value)`` pairs in a 200 × 100 box (y grows downwards as in SVG).
 
     >>> p = line_plot([("a", 0.0), ("b", 50.0)], y_max=100.0)
     >>> p.polyline
-    '0.0,100.0 100.0,50.0'
+    '0.0,100.0 200.0,50.0'
     """
     y_max = y_max if y_max > 0 else 1.0
     n = len(values)
     points = [
         PlotPoint(
-            x=round(100.0 * i / (n - 1), 2) if n > 1 else 50.0,
+            x=round(PLOT_WIDTH * i / (n - 1), 2) if n > 1 else PLOT_WIDTH / 2,
             y=round(100.0 - 100.0 * min(v, y_max) / y_max, 2),
             label=label,
             value=v,

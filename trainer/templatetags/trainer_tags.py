@@ -7,6 +7,7 @@ from typing import Any
 from django import template
 from django.template.defaultfilters import floatformat
 
+from blackjack.cards import Card
 from blackjack.ev import MOVE_ORDER
 from blackjack.moves import Move
 from trainer.display import MOVE_LABELS
@@ -26,7 +27,11 @@ def move_label(value: Any) -> Any:
 @register.filter
 def signed(value: float | None) -> str:
     """A percentage with two decimals and its sign: ``+1.25``, ``−0.50`` (a true minus sign,
-    which screen readers read as "minus")."""
+    which screen readers read as "minus").
+
+    >>> signed(1.234), signed(-0.5), signed(0.001)
+    ('+1.23', '−0.50', '0.00')
+    """
     if value is None:
         return "–"
     text = str(floatformat(abs(value), 2))
@@ -58,3 +63,12 @@ def heat_level(score: Any) -> str:
 def ev_items(ev: dict[Move, float]) -> list[tuple[Move, float]]:
     """A cell's EVs in the order of the moves (stand, hit, double, split, surrender)."""
     return sorted(ev.items(), key=lambda item: MOVE_ORDER.index(Move(item[0])))
+
+
+@register.filter
+def card_text(code: str) -> str:
+    """A card code as it is printed: ``"Ac"`` becomes ``"A♣"``."""
+    try:
+        return str(Card.parse(code))
+    except ValueError:
+        return code
