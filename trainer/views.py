@@ -181,6 +181,7 @@ def chart(request: HtmxHttpRequest) -> HttpResponse:
         "job": job,
         "query": request.GET.urlencode(),
         "grids": _grids(tables) if tables is not None else [],
+        "codes": {c.code() for c in tables.chart.cells.values()} if tables is not None else set(),
         "ups": UPS,
     }
     template = "trainer/chart.html"

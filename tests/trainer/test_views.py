@@ -164,6 +164,7 @@ def test_chart_page_shows_the_grid(client, thoth_tables):
     assert r.status_code == 200
     assert html.count('class="chart-grid"') == 3
     assert 'class="mv-Ds"' in html and "Hit −" in html
+    assert "mv-Rh" not in html  # no surrender under the house rules: not in the legend
     assert "every 2s" not in html
 
 
