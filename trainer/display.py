@@ -217,6 +217,8 @@ def _result(
         why = "insurance"
     elif best == Move.STAND:
         why = "stand_bust" if bust >= 100 * DEALER_STRONG_BUST else "stand_strong"
+    elif best == Move.HIT and bust >= 100 * DEALER_STRONG_BUST:
+        why = "hit_low"  # a weak up card, but the hand cannot lose by taking one more card
     else:
         why = best.value
     return ResultView(

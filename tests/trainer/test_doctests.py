@@ -2,6 +2,7 @@ import doctest
 import importlib
 
 import pytest
+from django.utils import translation
 
 MODULES = [
     "trainer.charts",
@@ -14,5 +15,6 @@ MODULES = [
 
 @pytest.mark.parametrize("name", MODULES)
 def test_doctests(name):
-    result = doctest.testmod(importlib.import_module(name))
+    with translation.override("en"):  # the examples show English number formats
+        result = doctest.testmod(importlib.import_module(name))
     assert result.attempted > 0 and result.failed == 0
