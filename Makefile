@@ -47,7 +47,7 @@ test: check pytest
 
 # Regenerate the catalogues after changing translatable text; then translate the new entries.
 messages: $(VENV)/.installed
-	$(PY) manage.py makemessages --no-obsolete --ignore '.venv/*' --ignore 'staticfiles/*' $(foreach l,$(LANGS),-l $(l))
+	$(PY) manage.py makemessages --no-obsolete --ignore '.venv/*' --ignore 'staticfiles/*' --ignore 'tests/*' $(foreach l,$(LANGS),-l $(l))
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles test-artifacts

@@ -2,14 +2,47 @@
 
 from __future__ import annotations
 
+import json
+import logging
+import threading
 from collections.abc import Mapping, Sequence
+from datetime import timedelta
+from random import Random
+from typing import Any
+
+from django.db import connection, transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from blackjack.cards import Card
+from blackjack.ev import analyze, decision_shoe, legal_moves
 from blackjack.hand import hand_total, is_pair
 from blackjack.moves import Move
 from blackjack.rules import Rules
-from trainer.models import Decision
+from trainer.charts import (
+    Tables,
+    chart_key,
+    chart_move_with,
+    compute_tables,
+    is_pair_hand,
+    live_cell,
+    table_key,
+)
+from trainer.dealing import (
+    MULTI_CARD_CHANCE,
+    Cell,
+    card_of,
+    cards_for,
+    insurance_points,
+    pick_cell,
+    points_for,
+)
+from trainer.models import ChartJob, ComputedTable, Decision, Situation, WeakSpot
+from trainer.selectors import tables_get
+from trainer.store import DatabaseTableStore
+
+logger = logging.getLogger(__name__)
 
 # Two EVs closer than this are the same decision: a choice within it of the best is correct.
 EV_TIE = 1e-9
@@ -51,7 +84,7 @@ def decision_record(
             kind, Decision.Category.HARD
         )
     lost = max(0.0, ev[best] - ev[choice])
-    return Decision.objects.create(
+    decision = Decision.objects.create(
         user=user,
         source=source,
         source_ref=source_ref,
@@ -72,3 +105,301 @@ def decision_record(
         correct=lost <= EV_TIE,
         time_taken_ms=time_taken_ms,
     )
+    weak_spot_update(decision=decision, hand_points=[c.points for c in hand])
+    return decision
+
+
+# --- weak spots: Leitner boxes per chart cell ------------------------------------------------
+
+# How long a cell rests in each box before it is due again; a right answer in the last box
+# retires it.
+LEITNER_INTERVALS: dict[int, timedelta] = {
+    1: timedelta(0),
+    2: timedelta(minutes=10),
+    3: timedelta(hours=1),
+    4: timedelta(days=1),
+    5: timedelta(days=3),
+}
+
+
+def weak_spot_update(*, decision: Decision, hand_points: Sequence[int]) -> WeakSpot | None:
+    """Move the decision's chart cell between Leitner boxes: a miss sends it to box 1 (and
+    makes it a weak spot if it was not one), a right answer moves it up a box, out after 5."""
+    if decision.category == Decision.Category.INSURANCE:
+        return None
+    cell = {
+        "user": decision.user,
+        "chart_kind": decision.chart_kind,
+        "chart_row": decision.chart_row,
+        "dealer_points": decision.dealer_points,
+    }
+    now = timezone.now()
+    if not decision.correct:
+        spot, _created = WeakSpot.objects.get_or_create(
+            **cell, defaults={"due_at": now, "example": list(hand_points)}
+        )
+        spot.box = 1
+        spot.misses += 1
+        spot.due_at = now
+        spot.example = list(hand_points)
+        spot.save()
+        return spot
+    spot = WeakSpot.objects.filter(**cell).first()
+    if spot is None:
+        return None
+    if spot.box >= max(LEITNER_INTERVALS):
+        spot.delete()
+        return None
+    spot.box += 1
+    spot.due_at = now + LEITNER_INTERVALS[spot.box]
+    spot.save(update_fields=["box", "due_at"])
+    return spot
+
+
+# --- the drill: deal and answer --------------------------------------------------------------
+
+FOCUSES: tuple[str, ...] = ("all", "hard", "soft", "pair", "up", "insurance", "exact", "weak")
+ILLEGAL_MOVE = _("That move is not one of the options in this situation.")
+UNKNOWN_FOCUS = "Unknown drill focus."
+
+
+class IllegalMove(ValueError):
+    """A move that is not an option of the situation answered."""
+
+
+def insurance_ev(rules: Rules, points: Sequence[int]) -> dict[Move, float]:
+    """What insuring adds to the hand's EV per unit of the initial bet, against declining (0):
+    the side bet of half the bet wins 2:1 when the hole card is a ten.  The same formula as
+    :func:`blackjack.ev.analyze` uses for a hand that is not a blackjack."""
+    comp = decision_shoe(rules, points, 1)
+    p_ten = comp[9] / sum(comp)
+    return {Move.INSURE: 0.5 * (3.0 * p_ten - 1.0), Move.DECLINE: 0.0}
+
+
+def situation_evaluate(
+    *, rules: Rules, hand: Sequence[Card], up: Card, tables: Tables | None
+) -> tuple[dict[Move, float], Move, float]:
+    """The EV of every legal option of a drill hand (full shoe less the cards shown), the
+    chart's move and the dealer's bust chance.  Hands the stored tables hold are read, others
+    analysed now."""
+    points = [c.points for c in hand]
+    pair = is_pair_hand(rules, [c.rank for c in hand])
+    legal = legal_moves(rules, points, up.points, pair=pair)
+    stored = tables.lookup(points, up.points, pair=pair) if tables is not None else None
+    if stored is not None:
+        ev, bust = dict(stored[0]), stored[1]
+    else:
+        analysis = analyze(rules, points, up.points, pair=pair)
+        ev, bust = analysis.ev, analysis.dealer.bust
+    if tables is not None:
+        chart = tables.chart_move(points, up.points, legal, pair=pair)
+    else:
+        chart = chart_move_with(
+            lambda kind, row: live_cell(rules, kind, row, up.points), points, legal, pair=pair
+        )
+    return ev, chart, bust
+
+
+def _weak_cell(user: User, rng: Random) -> tuple[Cell, list[int]] | None:
+    """A weak spot to review: due cells weigh their misses times (6 - box); cells not due yet
+    weigh a tenth of that, so a cell answered right comes back later, not never."""
+    now = timezone.now()
+    spots = list(WeakSpot.objects.filter(user=user).exclude(chart_kind="")[:200])
+    if not spots:
+        return None
+    weights = [s.misses * (6 - s.box) * (1.0 if s.due_at <= now else 0.1) for s in spots]
+    spot = rng.choices(spots, weights=weights)[0]
+    return Cell(spot.chart_kind, spot.chart_row, spot.dealer_points), list(spot.example)
+
+
+def situation_deal(
+    *,
+    user: User,
+    rules: Rules,
+    focus: str = "all",
+    up: int | None = None,
+    rng: Random | None = None,
+) -> Situation:
+    """Deal the next drill situation for ``focus`` and store it with its exact analysis.
+
+    A focus that cannot be served (insurance under rules without it, "chart or exact" before
+    the tables are computed, weak spots before any miss) deals from all hands instead and
+    keeps the asked focus on the row, so the page can say so.
+    """
+    if focus not in FOCUSES:
+        raise ValueError(UNKNOWN_FOCUS)
+    rng = rng if rng is not None else Random()
+    tables = tables_get(rules)
+    if tables is None:
+        chart_job_ensure(rules)
+    kind = Situation.Kind.PLAY
+    pair = False
+    points: list[int] | None = None
+    up_points: int
+    if focus == "insurance" and rules.insurance:
+        kind = Situation.Kind.INSURANCE
+        up_points = 1
+        points = insurance_points(rng)
+        pair = points[0] == points[1]
+    elif focus == "exact" and tables is not None and tables.exact:
+        cards_, up_points, _best, _chart = rng.choice(tables.exact)
+        points = list(cards_)
+        rng.shuffle(points)
+    else:
+        weak = _weak_cell(user, rng) if focus == "weak" else None
+        if weak is not None:
+            cell, example = weak
+            points = example or None
+        else:
+            cell = pick_cell(
+                rng,
+                kind=focus if focus in ("hard", "soft", "pair") else None,
+                up=up if focus == "up" else None,
+            )
+        up_points = cell.up
+        pair = cell.kind == "pair"
+        if points is None:
+            multi = cell.kind == "hard" and rng.random() < MULTI_CARD_CHANCE
+            points = points_for(cell, rng, multi=multi)
+    hand = cards_for(points, rng, rules, pair=pair)
+    up_card = card_of(up_points, rng)
+    bust: float | None = None
+    if kind == Situation.Kind.INSURANCE:
+        ev, chart = insurance_ev(rules, points), Move.DECLINE
+    else:
+        ev, chart, bust = situation_evaluate(rules=rules, hand=hand, up=up_card, tables=tables)
+    return Situation.objects.create(
+        user=user,
+        rules=rules.to_dict(),
+        rules_key=rules.key(),
+        hand=[c.code for c in hand],
+        dealer_up=up_card.code,
+        focus=focus,
+        kind=kind,
+        ev={str(m): v for m, v in ev.items()},
+        chart_move=chart.value,
+        dealer_bust=bust,
+    )
+
+
+def situation_answer(
+    *, user: User, situation_id: int, move: str, time_taken_ms: int | None = None
+) -> tuple[Situation, bool]:
+    """Record the learner's answer; returns the situation and whether this call recorded it.
+
+    Raises ``Situation.DoesNotExist`` for an id that is not the user's, :class:`IllegalMove`
+    for a move that is not an option.  A situation already answered is returned unchanged:
+    a second click or a second tab never stores a second decision.
+    """
+    with transaction.atomic():
+        situation = Situation.objects.select_for_update().get(pk=situation_id, user=user)
+        if situation.decision_id is not None:
+            return situation, False
+        try:
+            choice = Move(move)
+        except ValueError:
+            raise IllegalMove(ILLEGAL_MOVE) from None
+        if choice.value not in situation.ev:
+            raise IllegalMove(ILLEGAL_MOVE)
+        if time_taken_ms is None:
+            elapsed = timezone.now() - situation.dealt_at
+            time_taken_ms = int(elapsed.total_seconds() * 1000)
+        rules = Rules.from_dict(situation.rules)
+        hand = [Card.parse(c) for c in situation.hand]
+        decision = decision_record(
+            user=user,
+            source=Decision.Source.DRILL,
+            rules=rules,
+            hand=hand,
+            up=Card.parse(situation.dealer_up),
+            choice=choice,
+            ev={Move(m): v for m, v in situation.ev.items()},
+            chart_move=Move(situation.chart_move),
+            time_taken_ms=max(0, min(time_taken_ms, 2_000_000_000)),
+            source_ref=f"situation:{situation.pk}",
+        )
+        situation.decision = decision
+        situation.save(update_fields=["decision"])
+    return situation, True
+
+
+# --- computing a rule set's tables -----------------------------------------------------------
+
+# Tests switch this off and run the job in the test's own thread.
+RUN_JOBS_IN_THREADS = True
+# A job whose row has not moved for this long is taken to have died with its process.
+STALE_JOB = timedelta(minutes=2)
+
+
+def tables_store(
+    *, rules: Rules, data: dict[str, Any], chart: dict[str, Any] | None = None
+) -> None:
+    """Store a rule set's drill document (and its chart, when given)."""
+    store = DatabaseTableStore()
+    if chart is not None:
+        store.put(chart_key(rules), json.dumps(chart).encode())
+    store.put(table_key(rules), json.dumps(data).encode())
+
+
+def tables_stored(rules: Rules) -> bool:
+    return ComputedTable.objects.filter(key__in=[table_key(rules), chart_key(rules)]).count() == 2
+
+
+def chart_job_run(*, rules: Rules) -> None:
+    """Compute and store a rule set's tables, reporting progress on its ``ChartJob``."""
+    key = rules.key()
+
+    def progress(done: int, total: int) -> None:
+        ChartJob.objects.filter(rules_key=key).update(
+            done=done, total=total, updated_at=timezone.now()
+        )
+
+    try:
+        data = compute_tables(rules, progress, store=DatabaseTableStore())
+        tables_store(rules=rules, data=data)
+        ChartJob.objects.filter(rules_key=key).update(finished=True, updated_at=timezone.now())
+    except Exception as exc:  # shown on the progress page; the next visit retries
+        ChartJob.objects.filter(rules_key=key).update(error=repr(exc)[:500])
+        raise
+
+
+def _run_in_thread(rules: Rules) -> None:
+    try:
+        chart_job_run(rules=rules)
+    except Exception:
+        logger.exception("computing the tables of %s failed", rules.key())
+    finally:
+        connection.close()
+
+
+def chart_job_ensure(rules: Rules) -> ChartJob | None:
+    """Start computing the tables of ``rules`` unless they are stored or being computed.
+
+    Returns the job to show progress for, ``None`` when the tables are ready.  Only the
+    process that creates (or takes over a stale) job row starts the work, so several app
+    servers never compute the same tables twice.
+    """
+    if tables_stored(rules):
+        return None
+    now = timezone.now()
+    job, created = ChartJob.objects.get_or_create(
+        rules_key=rules.key(), defaults={"rules": rules.to_dict()}
+    )
+    start = created
+    if not created and (job.error or (not job.finished and job.updated_at < now - STALE_JOB)):
+        # Take the job over only if nobody else did since we read it.
+        start = bool(
+            ChartJob.objects.filter(pk=job.pk, updated_at=job.updated_at).update(
+                done=0, error="", finished=False, updated_at=now
+            )
+        )
+        job.refresh_from_db()
+    if start:
+        if RUN_JOBS_IN_THREADS:
+            transaction.on_commit(
+                lambda: threading.Thread(target=_run_in_thread, args=(rules,), daemon=True).start()
+            )
+        else:
+            chart_job_run(rules=rules)
+            job.refresh_from_db()
+    return job

@@ -6,4 +6,9 @@ app_name = "trainer"
 
 urlpatterns = [
     path("", views.index, name="index"),
+    path("deal/", views.deal, name="deal"),
+    path("answer/", views.answer, name="answer"),
+    path("s/<int:pk>/", views.situation, name="situation"),
+    path("stats/", views.stats, name="stats"),
+    path("chart/", views.chart, name="chart"),
 ]

@@ -1,11 +1,198 @@
-from django.http import HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+"""The drill, the statistics and the chart: thin views over services and selectors.
 
+htmx requests get a partial of the page (django-template-partials); plain requests get the
+whole page, so the drill also works without JavaScript.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts.models import User
+from accounts.services import user_get_or_create_guest
+from blackjack.rules import Rules
 from core.http import HtmxHttpRequest
+from trainer import selectors, services
+from trainer.charts import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, UPS
+from trainer.display import situation_view
+from trainer.forms import DrillForm, RulesForm, settings_query
+from trainer.models import Situation
+
+SETTINGS_KEY = "trainer_settings"
+SESSION_START_KEY = "trainer_session_start"
+DEFAULT_SETTINGS = {"focus": "all", "up": "6", "preset": "thoth"}
+
+
+def _user(request: HtmxHttpRequest) -> User | None:
+    user = request.user
+    return user if isinstance(user, User) and user.is_authenticated else None
+
+
+def _drill_form(request: HtmxHttpRequest, data: Any = None) -> DrillForm:
+    if data is None:
+        data = request.GET if request.GET else request.session.get(SETTINGS_KEY, {})
+    form = DrillForm(data or None)
+    if not form.is_bound:
+        form = DrillForm(initial={"focus": "all", "up": "6", "preset": "thoth"})
+    return form
+
+
+def _settings(request: HtmxHttpRequest, form: DrillForm | None) -> dict[str, str]:
+    if form is not None and form.is_bound:
+        data = form.data.dict() if hasattr(form.data, "dict") else dict(form.data)
+        return settings_query({k: str(v) for k, v in data.items() if k in form.fields})
+    saved: dict[str, str] = request.session.get(SETTINGS_KEY) or {}
+    return saved or dict(DEFAULT_SETTINGS)
+
+
+def _drill_context(
+    request: HtmxHttpRequest,
+    situation: Situation | None,
+    *,
+    form: DrillForm | None = None,
+    summary: bool = True,
+    **extra: Any,
+) -> dict[str, Any]:
+    """What the drill page or one of its partials shows; the parts a partial does not show
+    (the settings form, the session summary) are left out, to keep the answer fast."""
+    user = _user(request)
+    if SESSION_START_KEY not in request.session:
+        request.session[SESSION_START_KEY] = timezone.now().isoformat()
+    settings = _settings(request, form)
+    context: dict[str, Any] = {
+        "form": form,
+        "view": situation_view(situation) if situation is not None else None,
+        "settings": settings,
+        "streak": 0,
+        "session": None,
+        **extra,
+    }
+    if summary and user is not None:
+        since = parse_datetime(request.session.get(SESSION_START_KEY, "")) or timezone.now()
+        context["streak"], context["session"] = selectors.drill_summary(user=user, since=since)
+    return context
 
 
 @require_GET
 def index(request: HtmxHttpRequest) -> HttpResponse:
-    """An honest "coming soon" page until the trainer issue fills it."""
-    return render(request, "trainer/index.html")
+    """The drill page: the settings and the learner's latest unanswered situation, if any."""
+    form = _drill_form(request)
+    user = _user(request)
+    situation = None
+    if user is not None:
+        situation = Situation.objects.filter(user=user, decision__isnull=True).first()
+    return render(request, "trainer/drill.html", _drill_context(request, situation, form=form))
+
+
+@require_POST
+def deal(request: HtmxHttpRequest) -> HttpResponse:
+    form = DrillForm(request.POST)
+    if not form.is_valid():
+        context = _drill_context(request, None, form=form)
+        return render(request, "trainer/drill.html", context, status=400)
+    user = user_get_or_create_guest(request=request)
+    chosen = settings_query({k: v for k, v in form.cleaned_data.items() if isinstance(v, str)})
+    if request.session.get(SETTINGS_KEY) != chosen:  # a session write costs a commit
+        request.session[SETTINGS_KEY] = chosen
+    situation = services.situation_deal(
+        user=user,
+        rules=form.rules(),
+        focus=form.cleaned_data["focus"],
+        up=form.up_points(),
+    )
+    if request.htmx:
+        context = _drill_context(request, situation, form=form, summary=False)
+        return render(request, "trainer/drill.html#situation", context)
+    return redirect("trainer:situation", pk=situation.pk)
+
+
+@require_GET
+def situation(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    user = _user(request)
+    found = Situation.objects.filter(pk=pk, user=user).first() if user else None
+    if found is None:
+        raise Http404
+    context = _drill_context(request, found, form=_drill_form(request))
+    return render(request, "trainer/drill.html", context)
+
+
+@require_POST
+def answer(request: HtmxHttpRequest) -> HttpResponse:
+    user = _user(request)
+    try:
+        pk = int(request.POST.get("situation", ""))
+    except ValueError:
+        raise Http404 from None
+    if user is None:
+        raise Http404
+    try:
+        found, _created = services.situation_answer(
+            user=user, situation_id=pk, move=request.POST.get("move", "")
+        )
+    except Situation.DoesNotExist:
+        raise Http404 from None
+    except services.IllegalMove as exc:
+        found = Situation.objects.get(pk=pk, user=user)
+        if request.htmx:
+            context = _drill_context(request, found, summary=False, error=str(exc))
+            return render(request, "trainer/drill.html#answer", context, status=400)
+        context = _drill_context(request, found, form=_drill_form(request), error=str(exc))
+        return render(request, "trainer/drill.html", context, status=400)
+    if request.htmx:
+        return render(request, "trainer/drill.html#result", _drill_context(request, found))
+    return redirect("trainer:situation", pk=found.pk)
+
+
+@require_GET
+def stats(request: HtmxHttpRequest) -> HttpResponse:
+    user = _user(request)
+    data = selectors.stats_for(user=user) if user is not None else None
+    plots = []
+    if data is not None and data.accuracy_plot is not None and data.lost_plot is not None:
+        plots = [
+            (data.accuracy_plot, _("Accuracy by day, percent"), " %"),
+            (data.lost_plot, _("EV lost per 100 decisions by day, in bets"), ""),
+        ]
+    return render(request, "trainer/stats.html", {"stats": data, "ups": UPS, "plots": plots})
+
+
+@require_GET
+def chart(request: HtmxHttpRequest) -> HttpResponse:
+    """The chart of a rule set; a progress page (polled by htmx) while it is computed."""
+    form = RulesForm(request.GET or None)
+    rules = form.rules() if form.is_valid() else Rules()
+    if not form.is_bound:
+        form = RulesForm(initial={"preset": "thoth"})
+    tables = selectors.tables_get(rules)
+    job = services.chart_job_ensure(rules) if tables is None else None
+    if tables is None:
+        job = selectors.chart_job_get(rules) or job
+    context = {
+        "form": form,
+        "rules": rules,
+        "tables": tables,
+        "job": job,
+        "query": request.GET.urlencode(),
+        "grids": _grids(tables) if tables is not None else [],
+        "codes": {c.code() for c in tables.chart.cells.values()} if tables is not None else set(),
+        "ups": UPS,
+    }
+    template = "trainer/chart.html"
+    if request.htmx and request.GET.get("poll"):
+        template += "#chart-body"
+    return render(request, template, context)
+
+
+def _grids(tables: Any) -> list[tuple[str, list[tuple[int, list[Any]]]]]:
+    rows = {"hard": HARD_ROWS, "soft": SOFT_ROWS, "pair": PAIR_ROWS}
+    return [
+        (kind, [(row, [(up, tables.cell(kind, row, up)) for up in UPS]) for row in rows[kind]])
+        for kind in ("hard", "soft", "pair")
+    ]

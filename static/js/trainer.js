@@ -1,0 +1,59 @@
+// Keyboard shortcuts of the drill: H, S, D, P, R (and Y / N for insurance) press the move
+// buttons; Enter deals the next hand once the answer is shown. No inline script (CSP).
+(function () {
+  "use strict";
+
+  function typing(target) {
+    var tag = target && target.tagName;
+    return tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || (target && target.isContentEditable);
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) {
+      return;
+    }
+    if (event.key === "Enter") {
+      var tag = event.target && event.target.tagName;
+      if (tag === "BUTTON" || tag === "A" || tag === "SUMMARY") {
+        return; // the focused control handles Enter itself
+      }
+      var next = document.querySelector("#situation [data-trainer-next] button");
+      if (next && !next.disabled) {
+        event.preventDefault();
+        next.click();
+      }
+      return;
+    }
+    var key = (event.key || "").toLowerCase();
+    var button = document.querySelector('[data-trainer-moves] button[data-key="' + key + '"]');
+    if (button && !button.disabled) {
+      event.preventDefault();
+      button.click();
+    }
+  });
+
+  // One answer per situation: disable the buttons while the answer is on its way.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.target.closest && event.target.closest("[data-trainer-moves], [data-trainer-next]");
+    if (form) {
+      form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+    }
+  });
+
+  // Move the focus to what was just shown, so that screen readers read it and Enter works.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var target = event.detail && event.detail.elt;
+    if (!target) {
+      return;
+    }
+    var result = document.querySelector("[data-trainer-result]");
+    if (result && target.id === "answer-area") {
+      result.focus();
+    } else if (target.id === "situation") {
+      var first = document.querySelector("[data-trainer-moves] button");
+      if (first) {
+        first.focus();
+      }
+    }
+  });
+})();

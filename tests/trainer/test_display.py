@@ -1,0 +1,63 @@
+import pytest
+
+from accounts.models import User
+from blackjack.cards import parse_cards
+from blackjack.dealer import dealer_probabilities
+from blackjack.ev import decision_shoe
+from blackjack.rules import PRESETS
+from trainer.display import situation_view
+from trainer.models import Situation
+from trainer.services import insurance_ev, situation_answer, situation_evaluate
+
+pytestmark = pytest.mark.django_db
+THOTH = PRESETS["thoth"]
+
+
+def _situation(user, tables, hand, up, kind="play"):
+    cards, (up_card,) = parse_cards(hand), parse_cards(up)
+    if kind == "insurance":
+        ev, chart, bust = insurance_ev(THOTH, [c.points for c in cards]), "decline", None
+    else:
+        ev, chart, bust = situation_evaluate(rules=THOTH, hand=cards, up=up_card, tables=tables)
+    return Situation.objects.create(
+        user=user, rules=THOTH.to_dict(), rules_key=THOTH.key(), hand=[c.code for c in cards],
+        dealer_up=up_card.code, focus="all", kind=kind, ev={str(m): v for m, v in ev.items()},
+        chart_move=str(chart), dealer_bust=bust,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("hand", "up", "move", "why", "agrees"),
+    [
+        ("10s 6d", "Kh", "stand", "hit", True),
+        ("10s 2d", "4h", "stand", "hit_low", False),  # the chart stands on 12 v 4; 10-2 hits
+        ("6s 2d", "5h", "stand", "hit_low", True),
+        ("10s 9d", "9h", "stand", "stand_strong", True),
+        ("6s 5d", "6h", "hit", "double", True),
+        ("8s 8d", "9h", "hit", "split", True),
+        ("2s 4d 10c", "10h", "hit", "stand_strong", False),  # "chart or exact"
+    ],
+)
+def test_result_explains_the_best_move(thoth_tables, hand, up, move, why, agrees):
+    user = User.objects.create_user(username="ani", password="x")
+    s = _situation(user, thoth_tables, hand, up)
+    s, _ = situation_answer(user=user, situation_id=s.pk, move=move)
+    r = situation_view(s).result
+    assert (r.why, r.agrees) == (why, agrees)
+    points = [c.points for c in parse_cards(hand)]
+    up_points = parse_cards(up)[0].points
+    comp = decision_shoe(THOTH, points, up_points)
+    expected = dealer_probabilities(
+        THOTH, up_points, comp, no_blackjack=THOTH.peeks_under(up_points)
+    )
+    assert r.bust == pytest.approx(100 * expected.bust, abs=1e-9)
+
+
+def test_insurance_result(thoth_tables):
+    user = User.objects.create_user(username="ani", password="x")
+    s = _situation(user, thoth_tables, "9s 7d", "Ah", kind="insurance")
+    s, _ = situation_answer(user=user, situation_id=s.pk, move="insure")
+    view = situation_view(s)
+    assert view.category == "insurance" and not view.peeked
+    assert (view.result.why, view.result.correct) == ("insurance", False)
+    assert view.result.p_ten == pytest.approx(100 * 96 / 309)

@@ -1,0 +1,238 @@
+"""What the drill page shows of a situation: cards, totals, the options and the "why" line.
+
+The numbers for the "why" line come from the situation's stored EVs and from
+:mod:`blackjack.dealer`; the sentences themselves live in the template, translated whole.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from blackjack.cards import Card
+from blackjack.dealer import dealer_probabilities
+from blackjack.ev import MOVE_ORDER, decision_shoe
+from blackjack.hand import hand_total
+from blackjack.moves import KEYS, Move
+from blackjack.rules import Rules
+from trainer.charts import is_pair_hand
+from trainer.forms import PRESET_LABELS
+from trainer.models import Decision, Situation
+
+MOVE_LABELS: dict[Move, Promise] = {
+    Move.HIT: _("Hit"),
+    Move.STAND: _("Stand"),
+    Move.DOUBLE: _("Double"),
+    Move.SPLIT: _("Split"),
+    Move.SURRENDER: _("Surrender"),
+    Move.INSURE: _("Take insurance"),
+    Move.DECLINE: _("No insurance"),
+}
+RANK_LABELS: dict[str, Promise] = {
+    "A": pgettext_lazy("card", "ace"),
+    "2": pgettext_lazy("card", "two"),
+    "3": pgettext_lazy("card", "three"),
+    "4": pgettext_lazy("card", "four"),
+    "5": pgettext_lazy("card", "five"),
+    "6": pgettext_lazy("card", "six"),
+    "7": pgettext_lazy("card", "seven"),
+    "8": pgettext_lazy("card", "eight"),
+    "9": pgettext_lazy("card", "nine"),
+    "10": pgettext_lazy("card", "ten"),
+    "J": pgettext_lazy("card", "jack"),
+    "Q": pgettext_lazy("card", "queen"),
+    "K": pgettext_lazy("card", "king"),
+}
+SUIT_LABELS: dict[str, Promise] = {
+    "s": pgettext_lazy("card", "spades"),
+    "h": pgettext_lazy("card", "hearts"),
+    "d": pgettext_lazy("card", "diamonds"),
+    "c": pgettext_lazy("card", "clubs"),
+}
+# Anchors of the article sections the "why" line links to (filled by the articles issue).
+ARTICLE_ANCHORS: dict[str, str] = {
+    "hard": "hard-totals",
+    "soft": "soft-hands",
+    "pair": "pairs",
+    "insurance": "insurance",
+}
+DEALER_STRONG_BUST = 0.35  # up cards 2-6 bust at least this often in every preset
+
+
+@dataclass(frozen=True)
+class CardView:
+    rank: str
+    suit: str
+    symbol: str
+    red: bool
+    rank_name: Promise
+    suit_name: Promise
+
+
+def card_view(code: str) -> CardView:
+    card = Card.parse(code)
+    return CardView(
+        rank=card.rank,
+        suit=card.suit.value,
+        symbol=card.suit.symbol,
+        red=card.suit.is_red,
+        rank_name=RANK_LABELS[card.rank],
+        suit_name=SUIT_LABELS[card.suit.value],
+    )
+
+
+@dataclass(frozen=True)
+class OptionView:
+    move: str
+    label: Promise
+    key: str
+    percent: float  # EV in percent of the bet
+    best: bool
+    chosen: bool
+    chart: bool
+
+
+@dataclass(frozen=True)
+class ResultView:
+    options: list[OptionView]
+    choice: Promise
+    best: Promise
+    chart: Promise
+    correct: bool
+    agrees: bool  # the chart's move is the exact best move
+    lost: float  # percent of the bet
+    gap: float  # best over the next best option, percent
+    chart_gap: float  # best over the chart's move, percent
+    why: str  # which sentence explains it
+    bust: float  # dealer's bust chance, percent
+    p_ten: float  # share of ten-value cards among the unseen, percent (insurance)
+    anchor: str
+
+
+@dataclass(frozen=True)
+class SituationView:
+    situation: Situation
+    rules: Rules
+    rules_label: object
+    hand: list[CardView]
+    up: CardView
+    total: str
+    soft: bool
+    pair: bool
+    category: str
+    moves: list[OptionView]
+    result: ResultView | None
+    peeked: bool  # the dealer checked the hole card: the EVs are conditioned on no blackjack
+
+
+def rules_label(rules: Rules) -> object:
+    name = rules.preset_name()
+    return PRESET_LABELS[name] if name in PRESET_LABELS else _("Rules set by hand")
+
+
+def _ordered(ev: dict[str, float]) -> list[Move]:
+    order = (*MOVE_ORDER, Move.INSURE, Move.DECLINE)
+    return sorted((Move(m) for m in ev), key=order.index)
+
+
+def situation_view(situation: Situation) -> SituationView:
+    rules = Rules.from_dict(situation.rules)
+    cards = [Card.parse(c) for c in situation.hand]
+    up = Card.parse(situation.dealer_up)
+    total = hand_total(cards)
+    pair = is_pair_hand(rules, [c.rank for c in cards])
+    if situation.kind == Situation.Kind.INSURANCE:
+        category = "insurance"
+    else:
+        category = "pair" if pair else "soft" if total.soft else "hard"
+    ev = situation.ev
+    moves = [
+        OptionView(
+            move=m.value,
+            label=MOVE_LABELS[m],
+            key=KEYS[m].upper(),
+            percent=100.0 * ev[m.value],
+            best=False,
+            chosen=False,
+            chart=False,
+        )
+        for m in _ordered(ev)
+    ]
+    decision = situation.decision
+    result = _result(situation, rules, cards, up, category, decision) if decision else None
+    return SituationView(
+        situation=situation,
+        rules=rules,
+        rules_label=rules_label(rules),
+        hand=[card_view(c) for c in situation.hand],
+        up=card_view(situation.dealer_up),
+        total=total.display,
+        soft=total.soft,
+        pair=pair,
+        category=category,
+        moves=moves,
+        result=result,
+        peeked=situation.kind == Situation.Kind.PLAY and rules.peeks_under(up.points),
+    )
+
+
+def _result(
+    situation: Situation,
+    rules: Rules,
+    cards: list[Card],
+    up: Card,
+    category: str,
+    decision: Decision,
+) -> ResultView:
+    ev = {Move(m): v for m, v in situation.ev.items()}
+    best = Move(decision.best)
+    chart = Move(decision.chart_move)
+    choice = Move(decision.choice)
+    options = [
+        OptionView(
+            move=m.value,
+            label=MOVE_LABELS[m],
+            key=KEYS[m].upper(),
+            percent=100.0 * ev[m],
+            best=m == best,
+            chosen=m == choice,
+            chart=m == chart,
+        )
+        for m in _ordered(situation.ev)
+    ]
+    others = [v for m, v in ev.items() if m != best]
+    gap = 100.0 * (ev[best] - max(others)) if others else 0.0
+    points = [c.points for c in cards]
+    comp = decision_shoe(rules, points, up.points)
+    p_ten = 100.0 * comp[9] / sum(comp)
+    if situation.dealer_bust is not None:
+        bust = 100.0 * situation.dealer_bust
+    else:
+        no_bj = rules.peeks_under(up.points)
+        bust = 100.0 * dealer_probabilities(rules, up.points, comp, no_blackjack=no_bj).bust
+    if category == "insurance":
+        why = "insurance"
+    elif best == Move.STAND:
+        why = "stand_bust" if bust >= 100 * DEALER_STRONG_BUST else "stand_strong"
+    elif best == Move.HIT and bust >= 100 * DEALER_STRONG_BUST:
+        why = "hit_low"  # a weak up card, but the hand cannot lose by taking one more card
+    else:
+        why = best.value
+    return ResultView(
+        options=options,
+        choice=MOVE_LABELS[choice],
+        best=MOVE_LABELS[best],
+        chart=MOVE_LABELS[chart],
+        correct=decision.correct,
+        agrees=chart == best or abs(ev[chart] - ev[best]) <= 1e-9,
+        lost=100.0 * decision.ev_lost,
+        gap=gap,
+        chart_gap=100.0 * (ev[best] - ev[chart]),
+        why=why,
+        bust=bust,
+        p_ten=p_ten,
+        anchor=ARTICLE_ANCHORS[category],
+    )

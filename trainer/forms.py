@@ -1,0 +1,151 @@
+"""The drill's settings: the focus and the rule set (a preset, then any option set by hand)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from blackjack.rules import DEFAULT_PRESET, PRESETS, DoubleOn, PairsBy, Peek, Rules, Surrender
+
+AS_PRESET = ("", _("as in the preset"))
+YES_NO = [AS_PRESET, ("1", _("yes")), ("0", _("no"))]
+
+FOCUS_CHOICES = [
+    ("all", _("All hands")),
+    ("hard", _("Hard totals")),
+    ("soft", _("Soft totals")),
+    ("pair", _("Pairs")),
+    ("up", _("One dealer up card")),
+    ("insurance", _("Insurance decisions")),
+    ("exact", _("Chart or exact")),
+    ("weak", _("My weak spots")),
+]
+UP_CHOICES = [(str(p), pgettext_lazy("up card", "A") if p == 1 else str(p)) for p in
+              (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)]  # fmt: skip
+PRESET_LABELS = {
+    "thoth": _("Hall of Thoth (house rules)"),
+    "live": _("Live casino, 8 decks"),
+    "sixdeck": _("Six decks with surrender"),
+    "free": _("Free game, no insurance"),
+    "european": _("European, no hole card"),
+}
+
+# form field -> (Rules field, how to read the submitted text)
+_OPTION_FIELDS: dict[str, tuple[str, Any]] = {
+    "decks": ("decks", int),
+    "h17": ("dealer_hits_soft_17", lambda v: v == "1"),
+    "peek": ("peek", Peek),
+    "bj_pays": ("blackjack_pays", lambda v: Fraction(*map(int, v.split(":")))),
+    "double_on": ("double_on", DoubleOn),
+    "double_soft": ("double_soft", lambda v: v == "1"),
+    "das": ("double_after_split", lambda v: v == "1"),
+    "max_hands": ("max_hands", int),
+    "pairs_by": ("pairs_by", PairsBy),
+    "resplit_aces": ("resplit_aces", lambda v: v == "1"),
+    "hit_split_aces": ("hit_split_aces", lambda v: v == "1"),
+    "surrender": ("surrender", Surrender),
+    "insurance": ("insurance", lambda v: v == "1"),
+}
+
+
+class RulesForm(forms.Form):
+    """A preset and, optionally, each rule option changed by hand ("" keeps the preset's)."""
+
+    preset = forms.ChoiceField(
+        label=_("Rules"),
+        choices=[(name, PRESET_LABELS.get(name, name)) for name in PRESETS],
+        initial=DEFAULT_PRESET,
+    )
+    decks = forms.ChoiceField(
+        label=_("Decks"),
+        required=False,
+        choices=[AS_PRESET, *[(str(d), str(d)) for d in (1, 2, 4, 6, 8)]],
+    )
+    h17 = forms.ChoiceField(label=_("Dealer hits soft 17"), required=False, choices=YES_NO)
+    peek = forms.ChoiceField(
+        label=_("Dealer peeks"),
+        required=False,
+        choices=[
+            AS_PRESET,
+            (Peek.ACE_AND_TEN.value, _("with an ace or a ten up")),
+            (Peek.ACE_ONLY.value, _("with an ace up only")),
+            (Peek.NONE.value, _("never (no hole card)")),
+        ],
+    )
+    bj_pays = forms.ChoiceField(
+        label=_("Blackjack pays"),
+        required=False,
+        choices=[AS_PRESET, ("3:2", "3:2"), ("6:5", "6:5")],
+    )
+    double_on = forms.ChoiceField(
+        label=_("Double on"),
+        required=False,
+        choices=[
+            AS_PRESET,
+            (DoubleOn.ANY_TWO.value, _("any two cards")),
+            (DoubleOn.NINE_TO_ELEVEN.value, _("9 to 11 only")),
+            (DoubleOn.TEN_TO_ELEVEN.value, _("10 and 11 only")),
+        ],
+    )
+    double_soft = forms.ChoiceField(label=_("Double soft hands"), required=False, choices=YES_NO)
+    das = forms.ChoiceField(label=_("Double after a split"), required=False, choices=YES_NO)
+    max_hands = forms.ChoiceField(
+        label=_("Hands after splitting, at most"),
+        required=False,
+        choices=[AS_PRESET, ("2", "2"), ("3", "3"), ("4", "4")],
+    )
+    pairs_by = forms.ChoiceField(
+        label=_("Pairs"),
+        required=False,
+        choices=[
+            AS_PRESET,
+            (PairsBy.VALUE.value, _("equal value (K and 10 split)")),
+            (PairsBy.RANK.value, _("equal rank only")),
+        ],
+    )
+    resplit_aces = forms.ChoiceField(label=_("Resplit aces"), required=False, choices=YES_NO)
+    hit_split_aces = forms.ChoiceField(label=_("Hit split aces"), required=False, choices=YES_NO)
+    surrender = forms.ChoiceField(
+        label=_("Surrender"),
+        required=False,
+        choices=[AS_PRESET, (Surrender.NONE.value, _("none")), (Surrender.LATE.value, _("late"))],
+    )
+    insurance = forms.ChoiceField(label=_("Insurance offered"), required=False, choices=YES_NO)
+
+    OPTION_NAMES = tuple(_OPTION_FIELDS)
+
+    def rules(self) -> Rules:
+        """The rule set chosen; call after ``is_valid()``."""
+        data = self.cleaned_data
+        changes = {
+            field: parse(data[name])
+            for name, (field, parse) in _OPTION_FIELDS.items()
+            if data.get(name)
+        }
+        return replace(PRESETS[data.get("preset") or DEFAULT_PRESET], **changes)
+
+    def changed_options(self) -> bool:
+        return any(self.cleaned_data.get(name) for name in _OPTION_FIELDS)
+
+    def option_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in _OPTION_FIELDS]
+
+
+class DrillForm(RulesForm):
+    focus = forms.ChoiceField(label=_("Focus"), choices=FOCUS_CHOICES, initial="all")
+    up = forms.ChoiceField(label=_("Dealer's up card"), choices=UP_CHOICES, initial="6")
+
+    field_order = ["focus", "up", "preset"]
+
+    def up_points(self) -> int:
+        return int(self.cleaned_data.get("up") or 6)
+
+
+def settings_query(data: dict[str, str]) -> dict[str, str]:
+    """The non-empty settings, for links and hidden fields."""
+    return {k: v for k, v in data.items() if v}

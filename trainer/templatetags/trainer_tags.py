@@ -1,0 +1,74 @@
+"""Small filters for the trainer's pages: move names and signed percentages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.template.defaultfilters import floatformat
+
+from blackjack.cards import Card
+from blackjack.ev import MOVE_ORDER
+from blackjack.moves import Move
+from trainer.display import MOVE_LABELS
+
+register = template.Library()
+
+
+@register.filter
+def move_label(value: Any) -> Any:
+    """The translated name of a move given as a ``Move`` or its value."""
+    try:
+        return MOVE_LABELS[Move(str(value))]
+    except ValueError:
+        return value
+
+
+@register.filter
+def signed(value: float | None) -> str:
+    """A percentage with two decimals and its sign: ``+1.25``, ``−0.50`` (a true minus sign,
+    which screen readers read as "minus").
+
+    >>> signed(1.234), signed(-0.5), signed(0.001)
+    ('+1.23', '−0.50', '0.00')
+    """
+    if value is None:
+        return "–"
+    text = str(floatformat(abs(value), 2))
+    if round(value, 2) == 0:
+        return text
+    return ("+" if value > 0 else "−") + text
+
+
+@register.filter
+def percent_of(value: float) -> float:
+    """A fraction of the bet as a percentage."""
+    return 100.0 * float(value)
+
+
+@register.filter
+def heat_level(score: Any) -> str:
+    """The colour class of a heat-map cell: by accuracy, ``none`` without decisions."""
+    if not score.count:
+        return "none"
+    acc = score.accuracy
+    if acc >= 90:
+        return "good"
+    if acc >= 70:
+        return "fair"
+    return "poor"
+
+
+@register.filter
+def ev_items(ev: dict[Move, float]) -> list[tuple[Move, float]]:
+    """A cell's EVs in the order of the moves (stand, hit, double, split, surrender)."""
+    return sorted(ev.items(), key=lambda item: MOVE_ORDER.index(Move(item[0])))
+
+
+@register.filter
+def card_text(code: str) -> str:
+    """A card code as it is printed: ``"Ac"`` becomes ``"A♣"``."""
+    try:
+        return str(Card.parse(code))
+    except ValueError:
+        return code
