@@ -56,4 +56,23 @@
       }
     }
   });
+
+  // The up-card choice matters only to the "one dealer up card" focus: show it only then.
+  // Without JavaScript it stays visible (and is ignored by the other focuses).
+  function syncFocusFields() {
+    var focus = document.querySelector('.drill-settings select[name="focus"]');
+    if (!focus) {
+      return;
+    }
+    document.querySelectorAll(".drill-settings [data-focus-only]").forEach(function (field) {
+      field.hidden = field.getAttribute("data-focus-only") !== focus.value;
+    });
+  }
+  document.addEventListener("change", function (event) {
+    if (event.target && event.target.name === "focus") {
+      syncFocusFields();
+    }
+  });
+  document.addEventListener("DOMContentLoaded", syncFocusFields);
+  document.addEventListener("htmx:afterSettle", syncFocusFields);
 })();
