@@ -182,6 +182,8 @@ def dealer_matrix(up: int, h17: bool, comps: IntArray) -> FloatArray:
     return result
 
 
+_BLOCK = 32
+
 # A composition as one integer, for dict keys and one-card steps: six bits per rank for aces to
 # nines (at most 32 each in eight decks), the ten-values (at most 128) on top; it fits an int64.
 SHIFTS: tuple[int, ...] = tuple(6 * i for i in range(10))
@@ -311,23 +313,31 @@ class DealerCache:
             order = np.lexsort((had, rank))  # fresh rows (rank 10) last
             level, rank, parent, had = level[order], rank[order], parent[order], had[order]
             seq = np.empty((len(level), t.sizes.shape[0]))
+            vectors = np.empty((len(level), t.weights.shape[1]))
             fresh = rank == 10
-            if fresh.any():
-                seq[fresh] = _sequence_probabilities(t, comps[level[fresh]])
             grown = int(len(level) - fresh.sum())
+            if fresh.any():
+                seq[grown:] = _sequence_probabilities(t, comps[level[grown:]])
+                vectors[grown:] = seq[grown:] @ t.weights
             if grown:
                 parent_n = float(n + 1)
                 room = parent_n - t.sizes
                 scale = np.divide(parent_n, room, out=np.zeros_like(room), where=room > 0)
                 key = rank[:grown] * 256 + had[:grown]
                 bounds = [0, *(np.flatnonzero(np.diff(key)) + 1).tolist(), grown]
-                for start, stop in itertools.pairwise(bounds):
-                    r, h = int(rank[start]), float(had[start])
-                    block = seq[start:stop]
-                    np.take(prev_seq, parent[start:stop], axis=0, out=block)
-                    block *= (h - t.counts_t[r]) / h * scale
+                for first_row, last_row in itertools.pairwise(bounds):
+                    r, h = int(rank[first_row]), float(had[first_row])
+                    factor = (h - t.counts_t[r]) / h * scale
+                    # Blocks small enough to stay in the processor's cache between the three
+                    # passes over them.
+                    for start in range(first_row, last_row, _BLOCK):
+                        stop = min(start + _BLOCK, last_row)
+                        block = seq[start:stop]
+                        np.take(prev_seq, parent[start:stop], axis=0, out=block)
+                        block *= factor
+                        np.matmul(block, t.weights, out=vectors[start:stop])
             level_codes = codes[level]
-            self._store(level_codes.tolist(), seq @ t.weights)
+            self._store(level_codes.tolist(), vectors)
             sorter = np.argsort(level_codes)
             prev_codes, prev_rows, prev_seq = level_codes[sorter], sorter, seq
 

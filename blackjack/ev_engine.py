@@ -193,10 +193,10 @@ class Engine:
         """(rank index, its count, code less that card) for the cards of the shoe ``code``
         of ``n`` cards worth up to ``limit`` points, their dealer vectors computed."""
         out = []
-        for i in range(min(limit, 10)):
-            count = (code >> SHIFTS[i]) & MASKS[i]
+        for i, shift, mask, unit in _RANKS[max(min(limit, 10), 0)]:
+            count = (code >> shift) & mask
             if count:
-                out.append((i, count, code - UNITS[i]))
+                out.append((i, count, code - unit))
         known = self.dealer.rows[False]
         for kid in out:
             if kid[2] not in known:
@@ -204,10 +204,9 @@ class Engine:
                 break
         return out
 
-    def _bust_mass(self, code: int, n: int, room: int) -> float:
-        """Sum over the cards worth more than ``room`` points of count × mass after drawing
-        it: what busting costs, without building the shoes it leaves."""
-        busting = sum((code >> SHIFTS[i]) & MASKS[i] for i in range(room, 10))
+    def _bust_mass(self, code: int, n: int, room: int, busting: int) -> float:
+        """Sum over the ``busting`` cards worth more than ``room`` points of count × mass
+        after drawing it: what busting costs, without building the shoes it leaves."""
         if not busting or not self.peek:
             return float(busting)
         b = (code >> self._bj_shift) & self._bj_mask
@@ -222,10 +221,12 @@ class Engine:
         room = 21 - hard
         total = 0.0
         play = self._play_code
+        drawn = 0
         for i, count, child in self._children(code, n, room):
             total += count * play(child, n - 1, hard + i + 1, ace or i == 0)
+            drawn += count
         if room < 10:
-            total -= self._bust_mass(code, n, room)
+            total -= self._bust_mass(code, n, room, n - drawn)
         return total / n
 
     def double(self, comp: Composition, hard: int, ace: bool) -> float:
@@ -234,12 +235,14 @@ class Engine:
     def _double(self, code: int, n: int, hard: int, ace: bool) -> float:
         room = 21 - hard
         total = 0.0
+        drawn = 0
         for i, count, after in self._children(code, n, room):
             h = hard + i + 1
             t = h + 10 if (ace or i == 0) and h <= 11 else h
             total += count * self._stand_row(after)[max(t - 16, 0)]
+            drawn += count
         if room < 10:
-            total -= self._bust_mass(code, n, room)
+            total -= self._bust_mass(code, n, room, n - drawn)
         return 2.0 * total / n
 
     def surrender(self, comp: Composition) -> float:
@@ -350,6 +353,10 @@ class Engine:
         return f(hands, 2, 0)
 
 
+# (rank index, shift, mask, unit) of the ranks worth up to each number of points.
+_RANKS: tuple[tuple[tuple[int, int, int, int], ...], ...] = tuple(
+    tuple((i, SHIFTS[i], MASKS[i], UNITS[i]) for i in range(limit)) for limit in range(11)
+)
 _HIT_STAND = frozenset({Move.HIT, Move.STAND})
 _DEALERS: dict[tuple[int, bool], DealerCache] = {}
 
