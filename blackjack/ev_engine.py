@@ -14,7 +14,16 @@ import numpy as np
 import numpy.typing as npt
 
 from blackjack.cards import Composition, full_composition, remove_cards
-from blackjack.dealer import DealerCache
+from blackjack.dealer import (
+    MASKS,
+    SHIFTS,
+    UNITS,
+    DealerCache,
+    IntArray,
+    decode,
+    encode,
+    encode_rows,
+)
 from blackjack.ev_legal import MOVE_ORDER, is_blackjack, legal_moves
 from blackjack.moves import Move
 from blackjack.rules import Rules
@@ -49,22 +58,22 @@ def _multiset_array(limit: int) -> npt.NDArray[np.int64]:
     return np.array(_multisets(limit), dtype=np.int64).reshape(-1, 10)
 
 
-def _shoes_less(comp: Composition, limit: int) -> list[Composition]:
-    """``comp`` less each multiset of at most ``limit`` points it holds, the empty shoe apart."""
+def _shoes_less(comp: Composition, limit: int) -> IntArray:
+    """``comp`` less each multiset of at most ``limit`` points it holds, the empty shoe apart,
+    as a (B, 10) array."""
     rest = np.array(comp, dtype=np.int64) - _multiset_array(limit)
-    rest = rest[(rest >= 0).all(axis=1) & (rest.sum(axis=1) > 0)]
-    return list(map(tuple, rest.tolist()))
-
-
-def _take(comp: Composition, card: int) -> Composition:
-    i = card - 1
-    return (*comp[:i], comp[i] - 1, *comp[i + 1 :])
+    out: IntArray = rest[(rest >= 0).all(axis=1) & (rest.sum(axis=1) > 0)]
+    return out
 
 
 class Engine:
     """Memoized EV computations for one rule set and one up card, in mass units (see the module
     docstring).  Memos are keyed by the composition, so analyses of different hands share work.
-    With ``chart`` the hands are played by the chart instead of by the best move."""
+    With ``chart`` the hands are played by the chart instead of by the best move.
+
+    The public methods take compositions; inside, a shoe is its integer code
+    (:func:`blackjack.dealer.encode`) and its size, so that drawing a card is one subtraction
+    and every memo lookup hashes one integer."""
 
     def __init__(self, rules: Rules, up: int, chart: HandChart | None = None) -> None:
         self.rules = rules
@@ -73,12 +82,15 @@ class Engine:
         self.h17 = rules.dealer_hits_soft_17
         self.peek = rules.peeks_under(up)
         self.bj_index = 9 if up == 1 else 0 if up == 10 else -1  # hole card giving blackjack
+        self._bj_shift = SHIFTS[self.bj_index]
+        self._bj_mask = MASKS[self.bj_index]
         self.dealer = dealer_cache(up, self.h17)
         self._prepared: set[tuple[Composition, int, bool, int]] = set()
         self.full_shoe_ready = False
         self._rows = self.dealer.rows[self.peek]
-        self._play: dict[tuple[Composition, int, bool], float] = {}
-        self._split_hand: dict[tuple[Composition, int, int], float] = {}
+        # play() memos, one per (hard total, ace held): index 2 * hard + ace, by shoe code.
+        self._play: list[dict[int, float]] = [{} for _ in range(44)]
+        self._split_hand: dict[tuple[int, int, int], float] = {}
 
     # --- batching the dealer work ------------------------------------------------------
 
@@ -90,32 +102,33 @@ class Engine:
         if key in self._prepared:
             return
         self._prepared.add(key)
-        need = _shoes_less(comp, 21 - sum(cards))
+        need = [_shoes_less(comp, 21 - sum(cards))]
         if len(cards) == 2 and cards[0] == cards[1]:
             need += self._split_shoes(comp, cards[0], self.rules.max_hands - split_hands)
+        shoes = np.concatenate(need)
         known = self.dealer.rows[False]
-        if any(c not in known for c in need):
-            self.dealer.fill(need)
+        if any(c not in known for c in encode_rows(shoes).tolist()):
+            self.dealer.fill(shoes)
 
     def prepare_full_shoe(self) -> None:
         """:meth:`prepare` for every two-card hand dealt from a full shoe against this up."""
         base = remove_cards(full_composition(self.rules.decks), [self.up])
-        need = _shoes_less(base, 21)
+        need = [_shoes_less(base, 21)]
         for p in range(1, 11):
             if base[p - 1] >= 2:
                 comp = remove_cards(base, [p, p])
                 need += self._split_shoes(comp, p, self.rules.max_hands - 1)
-        self.dealer.fill(need)
+        self.dealer.fill(np.concatenate(need))
         self.full_shoe_ready = True
 
-    def _split_shoes(self, comp: Composition, pair: int, splits: int) -> list[Composition]:
-        out: list[Composition] = []
+    def _split_shoes(self, comp: Composition, pair: int, splits: int) -> list[IntArray]:
+        out: list[IntArray] = []
         extra = splits if pair != 1 or self.rules.resplit_aces else 1
         for k in range(max(extra, 0)):
             if comp[pair - 1] < k:
                 break
             shoe = (*comp[: pair - 1], comp[pair - 1] - k, *comp[pair:])
-            out += _shoes_less(shoe, 21 - pair)
+            out.append(_shoes_less(shoe, 21 - pair))
         return out
 
     # --- the dealer --------------------------------------------------------------------
@@ -124,86 +137,112 @@ class Engine:
         """Unconditioned chance that the hole card completes a dealer blackjack."""
         return comp[self.bj_index] / sum(comp) if self.bj_index >= 0 else 0.0
 
+    def _p_blackjack(self, code: int, n: int) -> float:
+        if self.bj_index < 0:
+            return 0.0
+        return ((code >> self._bj_shift) & self._bj_mask) / n
+
     def mass(self, comp: Composition) -> float:
         """P(no dealer blackjack) under a peek, else 1: the mass of every payoff."""
         return 1.0 - self.p_blackjack(comp) if self.peek else 1.0
 
+    def _mass(self, code: int, n: int) -> float:
+        return 1.0 - self._p_blackjack(code, n) if self.peek else 1.0
+
     def stand_row(self, comp: Composition) -> tuple[float, ...]:
         """Mass EV of standing on ≤16, 17, …, 21."""
-        return self._rows.get(comp) or self.dealer.stand_row(comp, peek=self.peek)
+        return self._stand_row(encode(comp))
+
+    def _stand_row(self, code: int) -> tuple[float, ...]:
+        return self._rows.get(code) or self.dealer.stand_row(code, peek=self.peek)
 
     def blackjack_value(self, comp: Composition) -> float:
         """Mass EV of a player blackjack: paid unless the dealer has one too (a push)."""
         return float(self.rules.blackjack_pays) * (1.0 - self.p_blackjack(comp))
 
     def stand(self, comp: Composition, total: int) -> float:
-        return self.stand_row(comp)[max(total - 16, 0)]
+        return self._stand_row(encode(comp))[max(total - 16, 0)]
 
     # --- hit, stand, double ------------------------------------------------------------
 
     def play(self, comp: Composition, hard: int, ace: bool) -> float:
         """Mass EV of a hand that may hit or stand, played best (or by the chart)."""
+        return self._play_code(encode(comp), sum(comp), hard, ace)
+
+    def _play_code(self, code: int, n: int, hard: int, ace: bool) -> float:
         if hard > 21:
-            return -self.mass(comp)
-        key = (comp, hard, ace)
-        value = self._play.get(key)
+            return -self._mass(code, n)
+        memo = self._play[2 * hard + ace]
+        value = memo.get(code)
         if value is None:
             total = hard + 10 if ace and hard <= 11 else hard
-            value = self.stand(comp, total)
-            if total < 21 and sum(comp) > 0:
+            row = self._rows.get(code) or self.dealer.stand_row(code, peek=self.peek)
+            value = row[max(total - 16, 0)]
+            if total < 21 and n > 0:
                 if self.chart is None:
-                    value = max(value, self.hit(comp, hard, ace))
+                    value = max(value, self._hit(code, n, hard, ace))
                 else:
                     soft = total != hard
                     move = self.chart.move_for_total(total, soft, self.up, _HIT_STAND)
                     if move == Move.HIT:
-                        value = self.hit(comp, hard, ace)
-            self._play[key] = value
+                        value = self._hit(code, n, hard, ace)
+            memo[code] = value
         return value
 
-    def _children(self, comp: Composition, limit: int) -> list[tuple[int, Composition]]:
-        """(card, comp less that card) for the cards in the shoe up to ``limit`` points."""
+    def _children(self, code: int, n: int, limit: int) -> list[tuple[int, int, int]]:
+        """(rank index, its count, code less that card) for the cards of the shoe ``code``
+        of ``n`` cards worth up to ``limit`` points, their dealer vectors computed."""
         out = []
-        for i in range(min(limit, 10)):
-            if comp[i]:
-                out.append((i + 1, (*comp[:i], comp[i] - 1, *comp[i + 1 :])))
+        for i, shift, mask, unit in _RANKS[max(min(limit, 10), 0)]:
+            count = (code >> shift) & mask
+            if count:
+                out.append((i, count, code - unit))
+        known = self.dealer.rows[False]
+        for kid in out:
+            if kid[2] not in known:
+                self.dealer.prefetch(code, n, out)
+                break
         return out
 
-    def _bust_mass(self, comp: Composition, n: int, room: int) -> float:
-        """Sum over the cards worth more than ``room`` points of count × mass after drawing
-        it: what busting costs, without building the shoes it leaves."""
-        busting = sum(comp[room:])
+    def _bust_mass(self, code: int, n: int, room: int, busting: int) -> float:
+        """Sum over the ``busting`` cards worth more than ``room`` points of count × mass
+        after drawing it: what busting costs, without building the shoes it leaves."""
         if not busting or not self.peek:
             return float(busting)
-        b = comp[self.bj_index]
+        b = (code >> self._bj_shift) & self._bj_mask
         # Drawing the blackjack card itself leaves one fewer for the hole.
-        own = comp[self.bj_index] if self.bj_index >= room else 0
+        own = b if self.bj_index >= room else 0
         return (busting * (n - 1 - b) + own) / (n - 1)
 
     def hit(self, comp: Composition, hard: int, ace: bool) -> float:
-        n = sum(comp)
+        return self._hit(encode(comp), sum(comp), hard, ace)
+
+    def _hit(self, code: int, n: int, hard: int, ace: bool) -> float:
         room = 21 - hard
-        children = self._children(comp, room)
-        self.dealer.prefetch(comp, children)
         total = 0.0
-        for card, child in children:
-            total += comp[card - 1] * self.play(child, hard + card, ace or card == 1)
+        play = self._play_code
+        drawn = 0
+        for i, count, child in self._children(code, n, room):
+            total += count * play(child, n - 1, hard + i + 1, ace or i == 0)
+            drawn += count
         if room < 10:
-            total -= self._bust_mass(comp, n, room)
+            total -= self._bust_mass(code, n, room, n - drawn)
         return total / n
 
     def double(self, comp: Composition, hard: int, ace: bool) -> float:
-        n = sum(comp)
+        return self._double(encode(comp), sum(comp), hard, ace)
+
+    def _double(self, code: int, n: int, hard: int, ace: bool) -> float:
         room = 21 - hard
-        children = self._children(comp, room)
-        self.dealer.prefetch(comp, children)
         total = 0.0
-        for card, after in children:
-            h = hard + card
-            t = h + 10 if (ace or card == 1) and h <= 11 else h
-            total += comp[card - 1] * self.stand(after, t)
+        drawn = 0
+        for i, count, after in self._children(code, n, room):
+            h = hard + i + 1
+            t = h + 10 if (ace or i == 0) and h <= 11 else h
+            total += count * self._stand_row(after)[max(t - 16, 0)]
+            drawn += count
         if room < 10:
-            total -= self._bust_mass(comp, n, room)
+            total -= self._bust_mass(code, n, room, n - drawn)
         return 2.0 * total / n
 
     def surrender(self, comp: Composition) -> float:
@@ -227,6 +266,7 @@ class Engine:
         hard = sum(cards)
         ace = 1 in cards
         total = hard + 10 if ace and hard <= 11 else hard
+        code, n = encode(comp), sum(comp)
         out: dict[Move, float] = {}
         for move in MOVE_ORDER:
             if move not in legal:
@@ -235,9 +275,9 @@ class Engine:
                 bj = is_blackjack(cards, from_split=from_split) and split_hands == 1
                 out[move] = self.blackjack_value(comp) if bj else self.stand(comp, total)
             elif move == Move.HIT:
-                out[move] = self.hit(comp, hard, ace)
+                out[move] = self._hit(code, n, hard, ace)
             elif move == Move.DOUBLE:
-                out[move] = self.double(comp, hard, ace)
+                out[move] = self._double(code, n, hard, ace)
             elif move == Move.SURRENDER:
                 out[move] = self.surrender(comp)
             else:
@@ -263,7 +303,7 @@ class Engine:
     def split_hand(self, comp: Composition, pair: int, second: int) -> float:
         """Mass EV of one split hand ``[pair, second]``, played best for its own cards; it is
         not split again here (resplits are counted in :meth:`split`)."""
-        key = (comp, pair, second)
+        key = (encode(comp), pair, second)
         value = self._split_hand.get(key)
         if value is None:
             cards = (pair, second)
@@ -280,16 +320,16 @@ class Engine:
         rules = self.rules
         can_resplit = pair != 1 or rules.resplit_aces
         memo: dict[tuple[int, int, int], float] = {}
+        code, size = encode(comp), sum(comp)
 
         def second_cards(k: int, with_pair: bool) -> float:
-            shoe = (*comp[: pair - 1], comp[pair - 1] - k, *comp[pair:])
-            n = sum(shoe)
-            children = self._children(shoe, 10)
-            self.dealer.prefetch(shoe, children)
+            shoe = code - k * UNITS[pair - 1]
+            n = size - k
             total = 0.0
-            for card, child in children:
+            for i, count, child in self._children(shoe, n, 10):
+                card = i + 1
                 if with_pair or card != pair:
-                    total += shoe[card - 1] * self.split_hand(child, pair, card)
+                    total += count * self.split_hand(decode(child), pair, card)
             return total / n
 
         def f(n: int, pending: int, k: int) -> float:
@@ -313,6 +353,10 @@ class Engine:
         return f(hands, 2, 0)
 
 
+# (rank index, shift, mask, unit) of the ranks worth up to each number of points.
+_RANKS: tuple[tuple[tuple[int, int, int, int], ...], ...] = tuple(
+    tuple((i, SHIFTS[i], MASKS[i], UNITS[i]) for i in range(limit)) for limit in range(11)
+)
 _HIT_STAND = frozenset({Move.HIT, Move.STAND})
 _DEALERS: dict[tuple[int, bool], DealerCache] = {}
 
