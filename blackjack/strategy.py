@@ -197,7 +197,14 @@ def _dealt_probability(rules: Rules, hand: Sequence[int], up: int) -> float:
     return p * ways
 
 
-def _build_cell(rules: Rules, kind: str, row: int, up: int) -> Cell:
+def build_cell(rules: Rules, kind: str, row: int, up: int) -> Cell:
+    """One cell of the chart of ``rules`` (``kind`` "hard", "soft" or "pair"; ``row`` the
+    total, or the pair card's points; ``up`` the up card, ace = 1), computed alone: the
+    trainer builds a chart one up card at a time to show its progress.
+
+    >>> build_cell(Rules(), "pair", 8, 6).move
+    <Move.SPLIT: 'split'>
+    """
     totals: dict[Move, float] = {}
     weight = 0.0
     common: set[Move] | None = None
@@ -242,7 +249,7 @@ def basic_chart(rules: Rules, *, store: TableStore | None = None) -> Chart:
     else:
         prepare_full_shoe(rules)
         cells = {
-            (kind, row, up): _build_cell(rules, kind, row, up)
+            (kind, row, up): build_cell(rules, kind, row, up)
             for up in UPS
             for kind, rows in (("hard", HARD_ROWS), ("soft", SOFT_ROWS), ("pair", PAIR_ROWS))
             for row in rows
@@ -479,6 +486,7 @@ __all__ = [
     "Policy",
     "basic_chart",
     "best_move",
+    "build_cell",
     "clear_caches",
     "engine_for",
     "house_edge",
