@@ -20,50 +20,27 @@ from blackjack.rules import DoubleOn, Rules, Surrender
 
 Refusal = tuple[str, str]
 
+# The codes the refusals share: a caller may act on the code and show the message.
+_HIT_NO, _DOUBLE_NO = "hit_not_allowed", "double_not_allowed"
+_SPLIT_NO, _SURRENDER_NO = "split_not_allowed", "surrender_not_allowed"
+
 HAND_FINISHED: Final[Refusal] = ("hand_finished", "A hand of 21 or more takes no more moves.")
-SPLIT_ACES_ONE_CARD: Final[Refusal] = (
-    "hit_not_allowed",
-    "Split aces receive one card each and nothing more.",
-)
-DOUBLE_FIRST_TWO: Final[Refusal] = (
-    "double_not_allowed",
-    "A hand may be doubled only on its first two cards.",
-)
-DOUBLE_SPLIT_ACES: Final[Refusal] = (
-    "double_not_allowed",
-    "Split aces receive one card each and may not be doubled.",
-)
-DOUBLE_AFTER_SPLIT: Final[Refusal] = (
-    "double_not_allowed",
-    "These rules allow no double after a split.",
-)
-DOUBLE_SOFT: Final[Refusal] = ("double_not_allowed", "These rules allow no double on a soft hand.")
-DOUBLE_9_11: Final[Refusal] = (
-    "double_not_allowed",
-    "These rules allow a double on 9, 10 or 11 only.",
-)
-DOUBLE_10_11: Final[Refusal] = (
-    "double_not_allowed",
-    "These rules allow a double on 10 or 11 only.",
-)
-SPLIT_NOT_PAIR: Final[Refusal] = (
-    "split_not_allowed",
-    "Only a pair may be split, on the first two cards.",
-)
-SPLIT_LIMIT: Final[Refusal] = (
-    "split_not_allowed",
-    "The box already has as many hands as the rules allow.",
-)
-SPLIT_ACES_ONCE: Final[Refusal] = ("split_not_allowed", "Aces may be split once only.")
-SURRENDER_NONE: Final[Refusal] = ("surrender_not_allowed", "These rules have no surrender.")
-SURRENDER_FIRST_TWO: Final[Refusal] = (
-    "surrender_not_allowed",
+SPLIT_ACES_ONE_CARD: Final = (_HIT_NO, "Split aces receive one card each and nothing more.")
+DOUBLE_FIRST_TWO: Final = (_DOUBLE_NO, "A hand may be doubled only on its first two cards.")
+DOUBLE_SPLIT_ACES: Final = (_DOUBLE_NO, "Split aces receive one card each and may not be doubled.")
+DOUBLE_AFTER_SPLIT: Final = (_DOUBLE_NO, "These rules allow no double after a split.")
+DOUBLE_SOFT: Final = (_DOUBLE_NO, "These rules allow no double on a soft hand.")
+DOUBLE_9_11: Final = (_DOUBLE_NO, "These rules allow a double on 9, 10 or 11 only.")
+DOUBLE_10_11: Final = (_DOUBLE_NO, "These rules allow a double on 10 or 11 only.")
+SPLIT_NOT_PAIR: Final = (_SPLIT_NO, "Only a pair may be split, on the first two cards.")
+SPLIT_LIMIT: Final = (_SPLIT_NO, "The box already has as many hands as the rules allow.")
+SPLIT_ACES_ONCE: Final = (_SPLIT_NO, "Aces may be split once only.")
+SURRENDER_NONE: Final = (_SURRENDER_NO, "These rules have no surrender.")
+SURRENDER_FIRST_TWO: Final = (
+    _SURRENDER_NO,
     "Surrender only on the first two cards, before any other move.",
 )
-SURRENDER_VS_ACE: Final[Refusal] = (
-    "surrender_not_allowed",
-    "These rules allow no surrender against an ace.",
-)
+SURRENDER_VS_ACE: Final = (_SURRENDER_NO, "These rules allow no surrender against an ace.")
 
 # Enum members looked up once: the round asks this for every two-card hand it deals.
 _NO_SURRENDER = Surrender.NONE
