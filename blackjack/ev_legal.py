@@ -1,7 +1,7 @@
 """Which moves RULES.md allows on a hand, in points (ace = 1): the EV engine's view.
 
-The round engine (``blackjack.legal``) answers the same question for a dealt round, with
-card ranks and the wallet; this module mirrors its rules for hands given as points.
+The answer itself is :func:`blackjack.options.hand_options`, which the round engine
+(:mod:`blackjack.legal`) asks too; this module only describes a hand given as points.
 """
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from blackjack.moves import Move
-from blackjack.rules import DoubleOn, Rules, Surrender
+from blackjack.options import hand_options
+from blackjack.rules import Rules
 
 MOVE_ORDER: tuple[Move, ...] = (Move.STAND, Move.HIT, Move.DOUBLE, Move.SPLIT, Move.SURRENDER)
 
@@ -57,38 +58,14 @@ def legal_moves(
     ['stand']
     """
     total, soft = hand_total(cards)
-    if total > 21:
-        return frozenset()
-    two = len(cards) == 2
-    split_aces = from_split and cards[0] == 1
-    moves = {Move.STAND}
-    if total < 21 and not (split_aces and not rules.hit_split_aces):
-        moves.add(Move.HIT)
-        if two and _may_double(rules, total, soft, from_split=from_split):
-            moves.add(Move.DOUBLE)
-    if two and (is_pair(rules, cards) if pair is None else pair):
-        may_resplit = not (cards[0] == 1 and from_split and not rules.resplit_aces)
-        if split_hands < rules.max_hands and may_resplit and not is_blackjack(cards):
-            moves.add(Move.SPLIT)
-    if (
-        two
-        and not from_split
-        and split_hands == 1
-        and total < 21
-        and rules.surrender == Surrender.LATE
-        and (up != 1 or rules.surrender_vs_ace)
-    ):
-        moves.add(Move.SURRENDER)
-    return frozenset(moves)
-
-
-def _may_double(rules: Rules, total: int, soft: bool, *, from_split: bool) -> bool:
-    if from_split and not rules.double_after_split:
-        return False
-    if soft and not rules.double_soft:
-        return False
-    if rules.double_on == DoubleOn.NINE_TO_ELEVEN:
-        return 9 <= total <= 11
-    if rules.double_on == DoubleOn.TEN_TO_ELEVEN:
-        return 10 <= total <= 11
-    return True
+    return hand_options(
+        rules,
+        total=total,
+        soft=soft,
+        cards=len(cards),
+        pair=is_pair(rules, cards) if pair is None else pair,
+        hands=split_hands,
+        from_split=from_split,
+        split_aces=from_split and cards[0] == 1,
+        up_ace=up == 1,
+    )

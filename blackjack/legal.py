@@ -14,8 +14,26 @@ from typing import Final
 from blackjack.cards import RANK_POINTS
 from blackjack.hand import is_blackjack
 from blackjack.moves import INSURANCE_MOVES, PLAY_MOVES, Move
+from blackjack.options import (  # the rules' refusals, named here too for the callers
+    DOUBLE_9_11,
+    DOUBLE_10_11,
+    DOUBLE_AFTER_SPLIT,
+    DOUBLE_FIRST_TWO,
+    DOUBLE_SOFT,
+    DOUBLE_SPLIT_ACES,
+    HAND_FINISHED,
+    SPLIT_ACES_ONCE,
+    SPLIT_ACES_ONE_CARD,
+    SPLIT_LIMIT,
+    SPLIT_NOT_PAIR,
+    SURRENDER_FIRST_TWO,
+    SURRENDER_NONE,
+    SURRENDER_VS_ACE,
+    Refusal,
+    hand_verdicts,
+)
 from blackjack.round_state import Money, Phase, RoundState, money
-from blackjack.rules import DoubleOn, PairsBy, Rules, Surrender
+from blackjack.rules import PairsBy, Rules, Surrender
 
 
 class IllegalMove(ValueError):
@@ -27,7 +45,6 @@ class IllegalMove(ValueError):
         self.message = message
 
 
-Refusal = tuple[str, str]
 Verdicts = tuple[dict[Move, Refusal | None], frozenset[Move]]
 
 ROUND_OVER: Final[Refusal] = ("round_over", "The round is over.")
@@ -42,50 +59,6 @@ INSUFFICIENT_BALANCE: Final[Refusal] = (
     "insufficient_balance",
     "The balance cannot cover this move.",
 )
-SPLIT_ACES_ONE_CARD: Final[Refusal] = (
-    "hit_not_allowed",
-    "Split aces receive one card each and nothing more.",
-)
-DOUBLE_FIRST_TWO: Final[Refusal] = (
-    "double_not_allowed",
-    "A hand may be doubled only on its first two cards.",
-)
-DOUBLE_SPLIT_ACES: Final[Refusal] = (
-    "double_not_allowed",
-    "Split aces receive one card each and may not be doubled.",
-)
-DOUBLE_AFTER_SPLIT: Final[Refusal] = (
-    "double_not_allowed",
-    "These rules allow no double after a split.",
-)
-DOUBLE_SOFT: Final[Refusal] = ("double_not_allowed", "These rules allow no double on a soft hand.")
-DOUBLE_9_11: Final[Refusal] = (
-    "double_not_allowed",
-    "These rules allow a double on 9, 10 or 11 only.",
-)
-DOUBLE_10_11: Final[Refusal] = (
-    "double_not_allowed",
-    "These rules allow a double on 10 or 11 only.",
-)
-SPLIT_NOT_PAIR: Final[Refusal] = (
-    "split_not_allowed",
-    "Only a pair may be split, on the first two cards.",
-)
-SPLIT_LIMIT: Final[Refusal] = (
-    "split_not_allowed",
-    "The box already has as many hands as the rules allow.",
-)
-SPLIT_ACES_ONCE: Final[Refusal] = ("split_not_allowed", "Aces may be split once only.")
-SURRENDER_NONE: Final[Refusal] = ("surrender_not_allowed", "These rules have no surrender.")
-SURRENDER_FIRST_TWO: Final[Refusal] = (
-    "surrender_not_allowed",
-    "Surrender only on the first two cards, before any other move.",
-)
-SURRENDER_VS_ACE: Final[Refusal] = (
-    "surrender_not_allowed",
-    "These rules allow no surrender against an ace.",
-)
-
 _ALL_MOVES = tuple(Move)
 
 
@@ -122,8 +95,7 @@ _set_memo = RoundState.__dict__["_verdicts"].__set__
 
 # Enum members looked up once: ``Phase.SETTLED`` costs a class attribute lookup each time.
 _SETTLED, _INSURANCE_PHASE = Phase.SETTLED, Phase.INSURANCE
-_LATE, _NO_SURRENDER = Surrender.LATE, Surrender.NONE
-_NINE_TO_ELEVEN, _TEN_TO_ELEVEN = DoubleOn.NINE_TO_ELEVEN, DoubleOn.TEN_TO_ELEVEN
+_LATE = Surrender.LATE
 _BY_RANK = PairsBy.RANK
 
 
@@ -141,61 +113,70 @@ def _compute_rule_verdicts(state: RoundState) -> Verdicts:
     hand = hands[h]
     cards = hand.cards
     if len(cards) != 2:
-        return later_verdicts(rules)
-
-    locked_aces = hand.split_aces and not rules.hit_split_aces
+        return later_verdicts(rules)  # a hand in turn holds less than 21
     first, second = cards
     a, b = RANK_POINTS[first.rank], RANK_POINTS[second.rank]
-    hard = a + b
-    soft = (a == 1 or b == 1) and hard <= 11
-    total = hard + 10 if soft else hard
-    double: Refusal | None = None
-    if hand.split_aces and (locked_aces or not rules.double_after_split):
-        double = DOUBLE_SPLIT_ACES
-    elif hand.from_split and not rules.double_after_split:
-        double = DOUBLE_AFTER_SPLIT
-    elif soft and not rules.double_soft:
-        double = DOUBLE_SOFT
-    elif rules.double_on is _NINE_TO_ELEVEN and not 9 <= total <= 11:
-        double = DOUBLE_9_11
-    elif rules.double_on is _TEN_TO_ELEVEN and not 10 <= total <= 11:
-        double = DOUBLE_10_11
+    pair = first.rank == second.rank if rules.pairs_by is _BY_RANK else a == b
+    return two_card_verdicts(
+        rules,
+        a + b,
+        a == 1 or b == 1,
+        pair,
+        len(hands),
+        hand.from_split,
+        hand.split_aces,
+        state.dealer[0].rank == "A",
+    )
 
-    split: Refusal | None = None
-    if not (first.rank == second.rank if rules.pairs_by is _BY_RANK else a == b):
-        split = SPLIT_NOT_PAIR
-    elif len(hands) >= rules.max_hands:
-        split = SPLIT_LIMIT
-    elif hand.split_aces and not rules.resplit_aces:
-        split = SPLIT_ACES_ONCE
 
-    surrender: Refusal | None = None
-    if rules.surrender is _NO_SURRENDER:
-        surrender = SURRENDER_NONE
-    elif len(hands) > 1:
-        surrender = SURRENDER_FIRST_TWO
-    elif not rules.surrender_vs_ace and state.dealer[0].rank == "A":
-        surrender = SURRENDER_VS_ACE
+def two_card_verdicts(
+    rules: Rules,
+    hard: int,
+    ace: bool,
+    pair: bool,
+    hands: int,
+    from_split: bool,
+    split_aces: bool,
+    up_ace: bool,
+) -> Verdicts:
+    """The verdicts on a two-card hand (hard total, an ace in it), as
+    :func:`blackjack.options.hand_verdicts` gives them, with insurance not on offer.
 
-    # Few combinations ever occur: each is built once and shared.
-    key = (locked_aces, double, split, surrender)
-    memo = _TWO_CARD_MEMOS.get(key)
+    Few hands ever occur: each answer is worked out once per rule set and shared.
+
+    >>> from blackjack.rules import PRESETS
+    >>> legal = two_card_verdicts(PRESETS["thoth"], 16, False, True, 1, False, False, False)[1]
+    >>> sorted(str(m) for m in legal)
+    ['double', 'hit', 'split', 'stand']
+    """
+    key = (hard, ace, pair, hands, from_split, split_aces, up_ace)
+    per_rules = _TWO_CARD_MEMOS.get(id(rules))
+    if per_rules is None or per_rules[0] is not rules:
+        if len(_TWO_CARD_MEMOS) >= 64:  # rule sets built per request: keep the memo small
+            _TWO_CARD_MEMOS.clear()
+        per_rules = _TWO_CARD_MEMOS[id(rules)] = (rules, {})
+    memo = per_rules[1].get(key)
     if memo is None:
-        memo = _TWO_CARD_MEMOS[key] = _memo(
-            {
-                Move.HIT: SPLIT_ACES_ONE_CARD if locked_aces else None,
-                Move.STAND: None,
-                Move.DOUBLE: double,
-                Move.SPLIT: split,
-                Move.SURRENDER: surrender,
-                Move.INSURE: NO_INSURANCE_NOW,
-                Move.DECLINE: NO_INSURANCE_NOW,
-            }
+        soft = ace and hard <= 11
+        out = hand_verdicts(
+            rules,
+            total=hard + 10 if soft else hard,
+            soft=soft,
+            pair=pair,
+            hands=hands,
+            from_split=from_split,
+            split_aces=split_aces,
+            up_ace=up_ace,
         )
+        memo = per_rules[1][key] = _memo({**out, **_NO_INSURANCE})
     return memo
 
 
-_TWO_CARD_MEMOS: dict[tuple[bool, Refusal | None, Refusal | None, Refusal | None], Verdicts] = {}
+# Keyed by the rule set's id, which cannot be reused while the entry holds the rule set: a
+# frozen dataclass of eighteen fields is slow to hash, and this is asked for each new hand.
+_TWO_CARD_MEMOS: dict[
+    int, tuple[Rules, dict[tuple[int, bool, bool, int, bool, bool, bool], Verdicts]]
+] = {}
 
 
 def later_verdicts(rules: Rules) -> Verdicts:
@@ -214,26 +195,21 @@ def _memo(out: dict[Move, Refusal | None]) -> Verdicts:
     return out, frozenset(m for m, why in out.items() if why is None)
 
 
+_NO_INSURANCE: dict[Move, Refusal | None] = dict.fromkeys(INSURANCE_MOVES, NO_INSURANCE_NOW)
 _OVER: dict[Move, Refusal | None] = dict.fromkeys(_ALL_MOVES, ROUND_OVER)
 _INSURANCE: dict[Move, Refusal | None] = {
     **dict.fromkeys(PLAY_MOVES, INSURANCE_PENDING),
     Move.INSURE: None,
     Move.DECLINE: None,
 }
-_LATER: dict[Move, Refusal | None] = {
-    **dict.fromkeys(INSURANCE_MOVES, NO_INSURANCE_NOW),
-    Move.HIT: None,
-    Move.STAND: None,
-    Move.DOUBLE: DOUBLE_FIRST_TWO,
-    Move.SPLIT: SPLIT_NOT_PAIR,
-    Move.SURRENDER: SURRENDER_NONE,
-}
-_LATER_SURRENDER = {**_LATER, Move.SURRENDER: SURRENDER_FIRST_TWO}
-# The verdicts that do not depend on the hand, with their legal sets, made once.
+# The verdicts that do not depend on the hand, with their legal sets, made once.  A hand of
+# three or more cards below 21 depends only on whether the rules have surrender.
 _OVER_MEMO = _memo(_OVER)
 _INSURANCE_MEMO = _memo(_INSURANCE)
-_LATER_MEMO = _memo(_LATER)
-_LATER_SURRENDER_MEMO = _memo(_LATER_SURRENDER)
+_LATER_MEMO, _LATER_SURRENDER_MEMO = (
+    _memo({**hand_verdicts(Rules(surrender=s), total=12, soft=False, cards=3), **_NO_INSURANCE})
+    for s in (Surrender.NONE, Surrender.LATE)
+)
 
 
 def cost(state: RoundState, move: Move) -> Money:
@@ -324,3 +300,38 @@ def refusal(state: RoundState, move: Move | str, *, balance: int | None = None) 
     except ValueError:
         return UNKNOWN_MOVE
     return verdicts(state, balance)[move]
+
+
+__all__ = [
+    "DOUBLE_9_11",
+    "DOUBLE_10_11",
+    "DOUBLE_AFTER_SPLIT",
+    "DOUBLE_FIRST_TWO",
+    "DOUBLE_SOFT",
+    "DOUBLE_SPLIT_ACES",
+    "HAND_FINISHED",
+    "INSUFFICIENT_BALANCE",
+    "INSURANCE_PENDING",
+    "NOT_YOUR_TURN",
+    "NO_INSURANCE_NOW",
+    "ROUND_OVER",
+    "SPLIT_ACES_ONCE",
+    "SPLIT_ACES_ONE_CARD",
+    "SPLIT_LIMIT",
+    "SPLIT_NOT_PAIR",
+    "SURRENDER_FIRST_TWO",
+    "SURRENDER_NONE",
+    "SURRENDER_VS_ACE",
+    "UNKNOWN_MOVE",
+    "IllegalMove",
+    "Refusal",
+    "Verdicts",
+    "cost",
+    "half",
+    "later_verdicts",
+    "legal_moves",
+    "refusal",
+    "two_card_verdicts",
+    "verdict",
+    "verdicts",
+]

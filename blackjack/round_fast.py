@@ -15,7 +15,7 @@ plays random rounds both ways to hold it to that.
 
 from __future__ import annotations
 
-from blackjack.cards import RANK_POINTS
+from blackjack.hand import hard_and_ace
 from blackjack.legal import later_verdicts
 from blackjack.moves import Move
 from blackjack.round_build import make_shoe, make_state, tnew
@@ -90,13 +90,7 @@ def _hit(state: RoundState) -> RoundState | None:
         return None
     card = cards[pos]
     held = (*hand[0], card)
-    hard = 0
-    ace = False
-    for c in held:
-        p = RANK_POINTS[c.rank]
-        hard += p
-        if p == 1:
-            ace = True
+    hard, ace = hard_and_ace(held)
     total = hard + 10 if ace and hard <= 11 else hard
     events = (
         *state.events,

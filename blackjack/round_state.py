@@ -19,7 +19,7 @@ So ``staked - paid`` summed over a round is what the house keeps.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
@@ -251,7 +251,7 @@ class RoundState:
 
     def dealt_cards(self) -> list[Card]:
         """Every card dealt in this round, in the order it left the shoe."""
-        return [e.card for e in self.events if e.card is not None and e.kind in _DEALT]
+        return dealt_cards(self.events)
 
     def moves(self) -> list[tuple[int, int, Move]]:
         """Every move taken, in order, as ``(seat, hand, move)``."""
@@ -264,3 +264,15 @@ class RoundState:
 
 
 _DEALT = frozenset({EventKind.DEAL, EventKind.DEALER_UP, EventKind.HOLE, EventKind.DRAW})
+
+
+def dealt_cards(events: Sequence[Event]) -> list[Card]:
+    """The cards that left the shoe, in order, as ``events`` record them: a round's own
+    state asks it, and so does a round refilling its shoe mid-round (those cards stay out).
+
+    >>> from blackjack.cards import parse_cards
+    >>> ace = parse_cards("As")[0]
+    >>> dealt_cards([Event(EventKind.BET, 0, staked=10), Event(EventKind.DEAL, 0, 0, ace)])
+    [Card(rank='A', suit=<Suit.SPADES: 's'>)]
+    """
+    return [e.card for e in events if e.card is not None and e.kind in _DEALT]

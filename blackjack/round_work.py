@@ -30,13 +30,11 @@ from blackjack.round_state import (
     Outcome,
     Phase,
     RoundState,
+    dealt_cards,
     times,
 )
 from blackjack.rules import Rules
 from blackjack.shoe import Shoe
-
-_DEALT = frozenset({EventKind.DEAL, EventKind.DEALER_UP, EventKind.HOLE, EventKind.DRAW})
-
 
 # --- the work area: a mutable copy used inside one call, frozen on the way out --------------
 
@@ -131,7 +129,7 @@ class Work:
     def draw(self) -> Card:
         if self.pos >= len(self.cards):
             # Every card dealt in this round is on the table, whatever it belongs to now.
-            on_table = [e.card for e in self.events if e.card is not None and e.kind in _DEALT]
+            on_table = dealt_cards(self.events)
             fresh = Shoe(self.cards, self.pos, self.decks).refilled(on_table)
             self.cards, self.pos = fresh.cards, 0
             self.events.append(make_event(EventKind.RESHUFFLE))
@@ -385,13 +383,7 @@ class Work:
                     continue
                 bet = hand[1]
                 cards = hand[0]
-                hard = 0
-                ace = False
-                for c in cards:
-                    p = RANK_POINTS[c.rank]
-                    hard += p
-                    if p == 1:
-                        ace = True
+                hard, ace = hard_and_ace(cards)
                 if hand[6]:  # surrendered
                     outcome, paid = (_LOSE, 0) if dealer_bj else (_SURRENDER, half(bet))
                 elif hard == 11 and ace and len(cards) == 2 and not hand[3]:  # a blackjack

@@ -197,7 +197,14 @@ def _dealt_probability(rules: Rules, hand: Sequence[int], up: int) -> float:
     return p * ways
 
 
-def _build_cell(rules: Rules, kind: str, row: int, up: int) -> Cell:
+def build_cell(rules: Rules, kind: str, row: int, up: int) -> Cell:
+    """One cell of the chart of ``rules`` (``kind`` "hard", "soft" or "pair"; ``row`` the
+    total, or the pair card's points; ``up`` the up card, ace = 1), computed alone: the
+    trainer builds a chart one up card at a time to show its progress.
+
+    >>> build_cell(Rules(), "pair", 8, 6).move
+    <Move.SPLIT: 'split'>
+    """
     totals: dict[Move, float] = {}
     weight = 0.0
     common: set[Move] | None = None
@@ -242,7 +249,7 @@ def basic_chart(rules: Rules, *, store: TableStore | None = None) -> Chart:
     else:
         prepare_full_shoe(rules)
         cells = {
-            (kind, row, up): _build_cell(rules, kind, row, up)
+            (kind, row, up): build_cell(rules, kind, row, up)
             for up in UPS
             for kind, rows in (("hard", HARD_ROWS), ("soft", SOFT_ROWS), ("pair", PAIR_ROWS))
             for row in rows
@@ -312,46 +319,46 @@ def house_edge(rules: Rules, *, store: TableStore | None = None) -> Edge:
     return edge
 
 
+# The single rule changes worth showing, in the command line's order: a choice names its
+# flag and values; a switch (a pair of flags) names the flag turning it on, then off.
+_VARIATIONS: tuple[tuple[str, str | tuple[str, str], tuple[object, ...]], ...] = (
+    ("decks", "--decks", (1, 2, 4, 6, 8)),
+    ("dealer_hits_soft_17", ("--h17", "--s17"), ()),
+    ("peek", "--peek", tuple(Peek)),
+    ("blackjack_pays", "--bj-pays", (Fraction(3, 2), Fraction(6, 5))),
+    ("double_on", "--double", tuple(DoubleOn)),
+    ("double_soft", ("--double-soft", "--no-double-soft"), ()),
+    ("double_after_split", ("--das", "--no-das"), ()),
+    ("max_hands", "--max-hands", (2, 3, 4)),
+    ("pairs_by", "--pairs-by", tuple(PairsBy)),
+    ("resplit_aces", ("--rsa", "--no-rsa"), ()),
+    ("hit_split_aces", ("--hsa", "--no-hsa"), ()),
+    ("surrender", "--surrender", tuple(Surrender)),
+)
+
+
 def rule_variations(rules: Rules) -> dict[str, Rules]:
-    """Each single rule change worth showing, named as on the command line."""
+    """Each single rule change worth showing, named as on the command line.
+
+    >>> sorted(rule_variations(Rules()))[:3]
+    ['--bj-pays 6:5', '--decks 1', '--decks 2']
+    """
     out: dict[str, Rules] = {}
-    for decks in (1, 2, 4, 6, 8):
-        if decks != rules.decks:
-            out[f"--decks {decks}"] = replace(rules, decks=decks)
-    out["--s17" if rules.dealer_hits_soft_17 else "--h17"] = replace(
-        rules, dealer_hits_soft_17=not rules.dealer_hits_soft_17
-    )
-    for peek in Peek:
-        if peek != rules.peek:
-            out[f"--peek {peek}"] = replace(rules, peek=peek)
-    other_pay = Fraction(6, 5) if rules.blackjack_pays == Fraction(3, 2) else Fraction(3, 2)
-    out[f"--bj-pays {other_pay.numerator}:{other_pay.denominator}"] = replace(
-        rules, blackjack_pays=other_pay
-    )
-    for d in DoubleOn:
-        if d != rules.double_on:
-            out[f"--double {d}"] = replace(rules, double_on=d)
-    out["--double-soft" if not rules.double_soft else "--no-double-soft"] = replace(
-        rules, double_soft=not rules.double_soft
-    )
-    out["--das" if not rules.double_after_split else "--no-das"] = replace(
-        rules, double_after_split=not rules.double_after_split
-    )
-    for hands in (2, 3, 4):
-        if hands != rules.max_hands:
-            out[f"--max-hands {hands}"] = replace(rules, max_hands=hands)
-    for p in PairsBy:
-        if p != rules.pairs_by:
-            out[f"--pairs-by {p}"] = replace(rules, pairs_by=p)
-    out["--rsa" if not rules.resplit_aces else "--no-rsa"] = replace(
-        rules, resplit_aces=not rules.resplit_aces
-    )
-    out["--hsa" if not rules.hit_split_aces else "--no-hsa"] = replace(
-        rules, hit_split_aces=not rules.hit_split_aces
-    )
-    for s in Surrender:
-        if s != rules.surrender:
-            out[f"--surrender {s}"] = replace(rules, surrender=s)
+    for name, flag, values in _VARIATIONS:
+        now = getattr(rules, name)
+        if isinstance(flag, tuple):
+            switched: dict[str, Any] = {name: not now}
+            out[flag[1] if now else flag[0]] = replace(rules, **switched)
+            continue
+        for value in values:
+            if value != now:
+                shown = (
+                    f"{value.numerator}:{value.denominator}"
+                    if isinstance(value, Fraction)
+                    else str(value)
+                )
+                changed: dict[str, Any] = {name: value}
+                out[f"{flag} {shown}"] = replace(rules, **changed)
     return out
 
 
@@ -479,6 +486,7 @@ __all__ = [
     "Policy",
     "basic_chart",
     "best_move",
+    "build_cell",
     "clear_caches",
     "engine_for",
     "house_edge",

@@ -96,7 +96,7 @@ def build_chart(rules: Rules, progress: Progress | None = None) -> Chart:
     for n, up in enumerate(UPS, start=1):
         for kind, rows in (("hard", HARD_ROWS), ("soft", SOFT_ROWS), ("pair", PAIR_ROWS)):
             for row in rows:
-                cells[kind, row, up] = strategy._build_cell(rules, kind, row, up)
+                cells[kind, row, up] = strategy.build_cell(rules, kind, row, up)
         if progress is not None:
             progress(n, len(UPS))
     return Chart(rules, cells)
@@ -251,4 +251,4 @@ def is_pair_hand(rules: Rules, ranks: Sequence[str]) -> bool:
 def live_cell(rules: Rules, kind: str, row: int, up: int) -> Cell:
     """One chart cell computed now, for a rule set whose tables are not stored yet (a few
     analyses; slower than a lookup but short)."""
-    return strategy._build_cell(rules, kind, row, up)
+    return strategy.build_cell(rules, kind, row, up)

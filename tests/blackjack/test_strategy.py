@@ -16,6 +16,7 @@ from blackjack.strategy import (
     Chart,
     basic_chart,
     best_move,
+    build_cell,
     house_edge,
     rule_effects,
     rule_variations,
@@ -94,6 +95,11 @@ def test_chart_is_read_from_the_store_before_computing():
     store = MemoryStore()
     store.put(table_key("chart", rules), json.dumps(fake.to_dict()).encode())
     assert basic_chart(rules, store=store).cell("hard", 16, 10).move == Move.STAND
+
+
+@pytest.mark.parametrize(("kind", "row", "up"), [("hard", 16, 10), ("soft", 18, 9), ("pair", 9, 7)])
+def test_a_cell_built_alone_is_the_charts_cell(chart, kind, row, up):
+    assert build_cell(THOTH, kind, row, up) == chart.cell(kind, row, up)
 
 
 def test_cells_hold_the_evs_behind_the_move(chart):
