@@ -84,6 +84,11 @@ class _Table:
     size_steps: IntArray  # (F_size,) j of each shoe-size feature
     counts_t: FloatArray  # (10, K) cards of each rank drawn
     sizes: FloatArray  # (K,) cards drawn
+    # The multisets are sorted by outcome, so that a batch can sum each outcome's stretch
+    # (np.add.reduceat) rather than multiply by the mostly zero ``weights``.
+    orderings: FloatArray  # (K,) number of legal orderings
+    outcome_starts: IntArray  # first multiset of each outcome that has any
+    outcome_columns: IntArray  # that outcome
 
 
 # Stands for log(0): large enough that exp() of any sum holding it is exactly 0, finite so that
@@ -123,7 +128,9 @@ def _table(up: int, h17: bool) -> _Table:
             drawn.pop()
 
     walk([], [0] * 10)
-    keys = list(found)
+    keys = sorted(found, key=lambda k: found[k][0])  # by outcome (a stable sort)
+    outcome_of = np.array([found[k][0] for k in keys], dtype=np.int64)
+    starts = np.flatnonzero(np.diff(outcome_of, prepend=-1))
     counts = np.array(keys, dtype=np.int64)
     sizes = counts.sum(axis=1)
     max_counts = counts.max(axis=0)
@@ -148,6 +155,9 @@ def _table(up: int, h17: bool) -> _Table:
         size_steps=size_steps.astype(np.int64),
         counts_t=np.ascontiguousarray(counts.T, dtype=np.float64),
         sizes=sizes.astype(np.float64),
+        orderings=weights.sum(axis=1),
+        outcome_starts=starts.astype(np.int64),
+        outcome_columns=outcome_of[starts],
     )
 
 
@@ -298,6 +308,7 @@ class DealerCache:
         prev_codes: IntArray = np.empty(0, dtype=np.int64)  # sorted
         prev_rows: IntArray = np.empty(0, dtype=np.int64)  # row in prev_seq of each
         prev_seq: FloatArray = np.empty((0, t.sizes.shape[0]))
+        starts, cols = t.outcome_starts, t.outcome_columns
         for n in sorted(set(sizes.tolist()), reverse=True):
             level = np.flatnonzero(sizes == n)
             level_codes = codes[level]
@@ -317,13 +328,15 @@ class DealerCache:
             had = np.where(rank < 10, comps[level, np.minimum(rank, 9)] + 1, 0)
             order = np.lexsort((had, rank))  # fresh rows (rank 10) last
             level, rank, parent, had = level[order], rank[order], parent[order], had[order]
+            # Here a sequence vector holds each multiset's orderings as a factor (growing a
+            # row keeps it), so that an outcome is the sum of its stretch of the row.
             seq = np.empty((len(level), t.sizes.shape[0]))
-            vectors = np.empty((len(level), t.weights.shape[1]))
+            vectors = np.zeros((len(level), t.weights.shape[1]))
             fresh = rank == 10
             grown = int(len(level) - fresh.sum())
             if fresh.any():
-                seq[grown:] = _sequence_probabilities(t, comps[level[grown:]])
-                vectors[grown:] = seq[grown:] @ t.weights
+                seq[grown:] = _sequence_probabilities(t, comps[level[grown:]]) * t.orderings
+                vectors[grown:, cols] = np.add.reduceat(seq[grown:], starts, axis=1)
             if grown:
                 parent_n = float(n + 1)
                 room = parent_n - t.sizes
@@ -334,13 +347,13 @@ class DealerCache:
                     r, h = int(rank[first_row]), float(had[first_row])
                     factor = (h - t.counts_t[r]) / h * scale
                     # Blocks small enough to stay in the processor's cache between the three
-                    # passes over them.
+                    # passes over them (gather, scale, sum).
                     for start in range(first_row, last_row, _BLOCK):
                         stop = min(start + _BLOCK, last_row)
                         block = seq[start:stop]
                         np.take(prev_seq, parent[start:stop], axis=0, out=block)
                         block *= factor
-                        np.matmul(block, t.weights, out=vectors[start:stop])
+                        vectors[start:stop, cols] = np.add.reduceat(block, starts, axis=1)
             level_codes = codes[level]
             self._store(level_codes.tolist(), vectors)
             sorter = np.argsort(level_codes)
