@@ -309,7 +309,12 @@ class DealerCache:
         prev_rows: IntArray = np.empty(0, dtype=np.int64)  # row in prev_seq of each
         prev_seq: FloatArray = np.empty((0, t.sizes.shape[0]))
         starts, cols = t.outcome_starts, t.outcome_columns
-        for n in sorted(set(sizes.tolist()), reverse=True):
+        # Two buffers, each level's sequences in one and its parents' in the other: fresh
+        # memory for every level cost more in page faults than the copying itself.
+        levels = sorted(set(sizes.tolist()), reverse=True)
+        widest = max((int((sizes == n).sum()) for n in levels), default=0)
+        buffers = [np.empty((widest, t.sizes.shape[0])) for _ in range(min(len(levels), 2))]
+        for step, n in enumerate(levels):
             level = np.flatnonzero(sizes == n)
             level_codes = codes[level]
             # The parent: the first rank whose one-card-more composition is in the last level.
@@ -330,7 +335,7 @@ class DealerCache:
             level, rank, parent, had = level[order], rank[order], parent[order], had[order]
             # Here a sequence vector holds each multiset's orderings as a factor (growing a
             # row keeps it), so that an outcome is the sum of its stretch of the row.
-            seq = np.empty((len(level), t.sizes.shape[0]))
+            seq = buffers[step % 2][: len(level)]
             vectors = np.zeros((len(level), t.weights.shape[1]))
             fresh = rank == 10
             grown = int(len(level) - fresh.sum())
