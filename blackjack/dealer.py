@@ -266,6 +266,13 @@ class DealerCache:
         peekless: dict[int, tuple[float, ...]] = {}
         self.rows = (peekless, {} if up in (1, 10) else peekless)
         self._seq: OrderedDict[int, FloatArray] = OrderedDict()
+        # The stand rows of the last fill() as arrays: its codes sorted, the rows without
+        # and with a peek in that order (for lookups by the batch, not one by one).
+        empty = np.empty((0, 6))
+        self.filled: tuple[IntArray, tuple[FloatArray, ...]] = (
+            np.empty(0, dtype=np.int64),
+            (empty, empty),
+        )
         self._keep = keep
 
     def _remember(self, code: int, seq: FloatArray) -> None:
@@ -309,6 +316,8 @@ class DealerCache:
         prev_rows: IntArray = np.empty(0, dtype=np.int64)  # row in prev_seq of each
         prev_seq: FloatArray = np.empty((0, t.sizes.shape[0]))
         starts, cols = t.outcome_starts, t.outcome_columns
+        done_codes: list[IntArray] = []
+        done_vectors: list[FloatArray] = []
         # Two buffers, each level's sequences in one and its parents' in the other: fresh
         # memory for every level cost more in page faults than the copying itself.
         levels = sorted(set(sizes.tolist()), reverse=True)
@@ -360,9 +369,15 @@ class DealerCache:
                         block *= factor
                         vectors[start:stop, cols] = np.add.reduceat(block, starts, axis=1)
             level_codes = codes[level]
-            self._store(level_codes.tolist(), vectors)
+            done_codes.append(level_codes)
+            done_vectors.append(vectors)
             sorter = np.argsort(level_codes)
             prev_codes, prev_rows, prev_seq = level_codes[sorter], sorter, seq
+        if done_codes:
+            all_done = np.concatenate(done_codes)
+            sorter = np.argsort(all_done)
+            rows = self._store(all_done.tolist(), np.concatenate(done_vectors))
+            self.filled = (all_done[sorter], tuple(r[sorter] for r in rows))
 
     def prefetch(self, code: int, n: int, children: Sequence[tuple[int, int, int]]) -> None:
         """Compute the vectors of the children of the shoe ``code`` of ``n`` cards not known
@@ -383,14 +398,16 @@ class DealerCache:
         for i, child in enumerate(child_codes):
             self._remember(child, grown[i])
 
-    def _store(self, codes: Sequence[int], vectors: FloatArray) -> None:
+    def _store(self, codes: Sequence[int], vectors: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """Keep the stand rows of ``vectors``, without and with a peek; return them."""
         # Only the stand rows are kept: the EV engine needs nothing else, and vector() is
         # cheap for the few compositions whose outcome vector is shown.
+        out: list[FloatArray] = []
         for peek in (False, True) if self.up in (1, 10) else (False,):
-            rows = self.rows[peek]
-            rows.update(
-                zip(codes, map(tuple, stand_rows(vectors, peek=peek).tolist()), strict=True)
-            )
+            found = stand_rows(vectors, peek=peek)
+            self.rows[peek].update(zip(codes, map(tuple, found.tolist()), strict=True))
+            out.append(found)
+        return out[0], out[-1]
 
     def stand_row(self, code: int, *, peek: bool) -> tuple[float, ...]:
         """The player's EV of standing on ≤16, 17, …, 21 against the shoe ``code``, in mass

@@ -171,10 +171,20 @@ class Engine:
         # The stand EVs of the shoes that exist; the others are never weighed (count 0).
         stand = np.zeros(len(code))
         at = np.flatnonzero(valid)
+        # From the arrays of the last dealer batch where it has them, else one by one.
+        filled, filled_rows = self.dealer.filled
+        wanted = code[at]
+        rows = np.empty((len(at), 6))
+        if len(filled):
+            pos = np.minimum(np.searchsorted(filled, wanted), len(filled) - 1)
+            found = filled[pos] == wanted
+            rows[found] = filled_rows[self.peek][pos[found]]
+        else:
+            found = np.zeros(len(at), dtype=bool)
         get, dealer, peek = self._rows.get, self.dealer, self.peek
-        rows = np.array(
-            [get(c) or dealer.stand_row(c, peek=peek) for c in code[at].tolist()]
-        ).reshape(-1, 6)
+        for j in np.flatnonzero(~found).tolist():
+            c = int(wanted[j])
+            rows[j] = get(c) or dealer.stand_row(c, peek=peek)
         stand[at] = rows[np.arange(len(at)), np.maximum(total[at] - 16, 0)]
         # Drawing a card that busts costs the mass of the shoe it leaves.
         if self.peek and self.bj_index >= 0:
