@@ -361,11 +361,12 @@ class DealerCache:
                     r, h = int(rank[first_row]), float(had[first_row])
                     factor = (h - t.counts_t[r]) / h * scale
                     # Blocks small enough to stay in the processor's cache between the three
-                    # passes over them (gather, scale, sum).
+                    # passes over them (gather, scale, sum).  The parents are valid rows;
+                    # "clip" spares take() the buffered copy it makes for "raise".
                     for start in range(first_row, last_row, _BLOCK):
                         stop = min(start + _BLOCK, last_row)
                         block = seq[start:stop]
-                        np.take(prev_seq, parent[start:stop], axis=0, out=block)
+                        np.take(prev_seq, parent[start:stop], axis=0, out=block, mode="clip")
                         block *= factor
                         vectors[start:stop, cols] = np.add.reduceat(block, starts, axis=1)
             level_codes = codes[level]
