@@ -41,6 +41,8 @@ from blackjack.rules import Rules
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
+# What DealerCache.fill returns: sorted codes, their stand rows without and with a peek.
+Filled = tuple[IntArray, tuple[FloatArray, FloatArray]]
 
 OUTCOMES: tuple[str, ...] = ("17", "18", "19", "20", "21", "bust", "blackjack")
 BUST = 5
@@ -266,13 +268,6 @@ class DealerCache:
         peekless: dict[int, tuple[float, ...]] = {}
         self.rows = (peekless, {} if up in (1, 10) else peekless)
         self._seq: OrderedDict[int, FloatArray] = OrderedDict()
-        # The stand rows of the last fill() as arrays: its codes sorted, the rows without
-        # and with a peek in that order (for lookups by the batch, not one by one).
-        empty = np.empty((0, 6))
-        self.filled: tuple[IntArray, tuple[FloatArray, ...]] = (
-            np.empty(0, dtype=np.int64),
-            (empty, empty),
-        )
         self._keep = keep
 
     def _remember(self, code: int, seq: FloatArray) -> None:
@@ -297,11 +292,14 @@ class DealerCache:
             vec = self.vectors[code] = tuple((seq @ self.table.weights).tolist())
         return vec
 
-    def fill(self, comps: IntArray) -> None:
+    def fill(self, comps: IntArray, *, want_rows: bool = False) -> Filled:
         """Compute the vectors of many compositions at once ((B, 10), repeats allowed), level
         by level: each one from a parent in the set with one card more, the ones without such
         a parent from scratch.  Within a level the rows grown by removing the same rank from
-        the same count share one factor vector, so they are grown together."""
+        the same count share one factor vector, so they are grown together.  With ``want_rows``,
+        returns the codes, sorted, and their stand rows without and with a peek in that
+        order, for a caller that looks them up by the batch rather than one by one (else
+        empty arrays: a large batch's copy would only raise the peak memory)."""
         comps = np.asarray(comps, dtype=np.int64).reshape(-1, 10)
         # Sorted and without repeats (not np.unique: its first call imports for 20 ms).
         all_codes = encode_rows(comps)
@@ -317,7 +315,7 @@ class DealerCache:
         prev_seq: FloatArray = np.empty((0, t.sizes.shape[0]))
         starts, cols = t.outcome_starts, t.outcome_columns
         done_codes: list[IntArray] = []
-        done_vectors: list[FloatArray] = []
+        done_rows: list[tuple[FloatArray, FloatArray]] = []
         # Two buffers, each level's sequences in one and its parents' in the other: fresh
         # memory for every level cost more in page faults than the copying itself.
         levels = sorted(set(sizes.tolist()), reverse=True)
@@ -370,15 +368,22 @@ class DealerCache:
                         block *= factor
                         vectors[start:stop, cols] = np.add.reduceat(block, starts, axis=1)
             level_codes = codes[level]
-            done_codes.append(level_codes)
-            done_vectors.append(vectors)
+            level_rows = self._store(level_codes.tolist(), vectors)
+            if want_rows:
+                done_codes.append(level_codes)
+                done_rows.append(level_rows)
             sorter = np.argsort(level_codes)
             prev_codes, prev_rows, prev_seq = level_codes[sorter], sorter, seq
-        if done_codes:
-            all_done = np.concatenate(done_codes)
-            sorter = np.argsort(all_done)
-            rows = self._store(all_done.tolist(), np.concatenate(done_vectors))
-            self.filled = (all_done[sorter], tuple(r[sorter] for r in rows))
+        if not done_codes:
+            empty = np.empty((0, 6))
+            return np.empty(0, dtype=np.int64), (empty, empty)
+        all_done = np.concatenate(done_codes)
+        sorter = np.argsort(all_done)
+        without = np.concatenate([r[0] for r in done_rows])[sorter]
+        with_peek = without  # the same rows unless a peek can find a blackjack
+        if self.up in (1, 10):
+            with_peek = np.concatenate([r[1] for r in done_rows])[sorter]
+        return all_done[sorter], (without, with_peek)
 
     def prefetch(self, code: int, n: int, children: Sequence[tuple[int, int, int]]) -> None:
         """Compute the vectors of the children of the shoe ``code`` of ``n`` cards not known

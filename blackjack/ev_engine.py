@@ -19,6 +19,7 @@ from blackjack.dealer import (
     SHIFTS,
     UNITS,
     DealerCache,
+    Filled,
     IntArray,
     decode,
     encode,
@@ -114,10 +115,12 @@ class Engine:
                 families += [(base, pair, pair == 1) for base in split_bases]
         shoes = np.concatenate(need)
         known = self.dealer.rows[False]
+        solve = len(families) > 1 and self.chart is None and sum(comp) >= _SOLVE_MIN_CARDS
+        filled = None
         if any(c not in known for c in encode_rows(shoes).tolist()):
-            self.dealer.fill(shoes)
-        if len(families) > 1 and self.chart is None and sum(comp) >= _SOLVE_MIN_CARDS:
-            self._solve(families)
+            filled = self.dealer.fill(shoes, want_rows=solve)
+        if solve:
+            self._solve(families, filled)
 
     def prepare_full_shoe(self) -> None:
         """:meth:`prepare` for every two-card hand dealt from a full shoe against this up."""
@@ -144,12 +147,15 @@ class Engine:
             out.append((*comp[: pair - 1], comp[pair - 1] - k, *comp[pair:]))
         return out
 
-    def _solve(self, families: Sequence[tuple[Composition, int, bool]]) -> None:
+    def _solve(
+        self, families: Sequence[tuple[Composition, int, bool]], filled: Filled | None
+    ) -> None:
         """Fill the :meth:`play` memos for every hand that can grow from each family ``(shoe,
         hard, ace)`` by drawing cards, with numpy: one step per hard total, from 21 down,
         instead of one Python call per hand.  Only saves time; :meth:`_play_code` computes
         the same values (up to the order of the sums).  The caller makes sure the shoes are
-        large enough that no hand here empties them, and has filled the dealer vectors."""
+        large enough that no hand here empties them, and has filled the dealer vectors
+        (``filled``: what :meth:`DealerCache.fill` returned, if it was called)."""
         lefts, codes, hards, aces, kids = [], [], [], [], []
         offset = 0
         for comp, hard, ace in families:
@@ -171,16 +177,15 @@ class Engine:
         # The stand EVs of the shoes that exist; the others are never weighed (count 0).
         stand = np.zeros(len(code))
         at = np.flatnonzero(valid)
-        # From the arrays of the last dealer batch where it has them, else one by one.
-        filled, filled_rows = self.dealer.filled
+        # From the arrays of the dealer batch where it has them, else one by one.
         wanted = code[at]
         rows = np.empty((len(at), 6))
-        if len(filled):
-            pos = np.minimum(np.searchsorted(filled, wanted), len(filled) - 1)
-            found = filled[pos] == wanted
-            rows[found] = filled_rows[self.peek][pos[found]]
-        else:
-            found = np.zeros(len(at), dtype=bool)
+        found = np.zeros(len(at), dtype=bool)
+        if filled is not None and len(filled[0]):
+            batch, batch_rows = filled
+            pos = np.minimum(np.searchsorted(batch, wanted), len(batch) - 1)
+            found = batch[pos] == wanted
+            rows[found] = batch_rows[self.peek][pos[found]]
         get, dealer, peek = self._rows.get, self.dealer, self.peek
         for j in np.flatnonzero(~found).tolist():
             c = int(wanted[j])
