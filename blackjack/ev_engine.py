@@ -150,14 +150,13 @@ class Engine:
     def _solve(
         self, families: Sequence[tuple[Composition, int, bool]], filled: Filled | None
     ) -> None:
-        """Value every hand that can grow from each family ``(shoe, hard, ace)`` by drawing
-        cards, with numpy: one step per hard total, from 21 down, instead of one Python call
-        per hand; the :meth:`play` memos keep those the options will ask for.  Only saves
-        time; :meth:`_play_code` computes the same values (up to the order of the sums).  The
-        caller makes sure the shoes are large enough that no hand here empties them, and has
-        filled the dealer vectors (``filled``: what :meth:`DealerCache.fill` returned, if it
-        was called)."""
-        lefts, codes, hards, aces, kids, draws = [], [], [], [], [], []
+        """Fill the :meth:`play` memos for every hand that can grow from each family ``(shoe,
+        hard, ace)`` by drawing cards, with numpy: one step per hard total, from 21 down,
+        instead of one Python call per hand.  Only saves time; :meth:`_play_code` computes
+        the same values (up to the order of the sums).  The caller makes sure the shoes are
+        large enough that no hand here empties them, and has filled the dealer vectors
+        (``filled``: what :meth:`DealerCache.fill` returned, if it was called)."""
+        lefts, codes, hards, aces, kids = [], [], [], [], []
         offset = 0
         for comp, hard, ace in families:
             cards, card_codes, points, child = _play_layout(21 - hard)
@@ -166,14 +165,12 @@ class Engine:
             hards.append(hard + points)
             aces.append(cards[:, 0] > 0 if not ace else np.ones(len(cards), dtype=bool))
             kids.append(np.where(child >= 0, child + offset, -1))
-            draws.append(cards.sum(axis=1))
             offset += len(cards)
         left = np.concatenate(lefts)
         code = np.concatenate(codes)
         hard_of = np.concatenate(hards)
         ace_of = np.concatenate(aces)
         child = np.concatenate(kids)
-        drawn = np.concatenate(draws)
         valid = np.all(left >= 0, axis=1, keepdims=False).astype(bool)
         n = left.sum(axis=1)
         total = np.where(ace_of & (hard_of <= 11), hard_of + 10, hard_of)
@@ -209,12 +206,9 @@ class Engine:
             hit = (left[level] * worth).sum(axis=1) / np.maximum(n[level], 1)
             best = np.where(total[level] < 21, np.maximum(stand[level], hit), stand[level])
             value[level] = np.where(valid[level], best, 0.0)
-        # Kept: the hands two cards at most from a family's shoe, all that the options of
-        # the hand and of its split hands read (a split hand holds one card drawn already).
-        kept = at[drawn[at] <= 2]
-        keys = 2 * hard_of[kept] + ace_of[kept]
+        keys = 2 * hard_of[at] + ace_of[at]
         for key in range(len(self._play)):
-            mine = kept[keys == key]
+            mine = at[keys == key]
             if len(mine):
                 self._play[key].update(zip(code[mine].tolist(), value[mine].tolist(), strict=True))
 
