@@ -312,16 +312,7 @@ def round_view(rnd: Round, *, balance: Decimal | None = None, hints: bool = Fals
         review=review_lines(rnd) if not rnd.is_playing else [],
     )
     if hints and rnd.is_playing and turn is not None:
-        b_state = state.box(turn[0])
-        hand = b_state.hands[0 if insurance else turn[1]]
-        move = ai.chart_move(
-            state.rules,
-            hand.cards,
-            state.up_card,
-            frozenset(Move(m) for m in view["legal_moves"]),
-            len(b_state.hands),
-            hand.from_split,
-        )
+        move = ai.chart_move(state, frozenset(Move(m) for m in view["legal_moves"]))
         rv.hint_move = move.value
         rv.hint = _("The chart plays: %(move)s") % {"move": MOVE_NAMES[move.value]}
     return rv

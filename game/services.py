@@ -52,7 +52,7 @@ from blackjack.rules import PRESETS, Rules
 from game import ai
 from game.models import OPENING_BALANCE, TOP_UP_AMOUNT, LedgerEntry, Round, Seat, Table, Wallet
 from trainer.models import Decision
-from trainer.services import decision_record
+from trainer.services import chart_job_ensure, decision_record
 
 BOXES: Final = 5
 TWO_PLACES = Decimal("0.01")
@@ -191,6 +191,14 @@ def table_rules(table: Table) -> Rules:
     return PRESETS[table.preset]
 
 
+def table_prepare(table: Table) -> None:
+    """Start computing a variant's chart and two-card analyses in the background the first
+    time its table is shown, so that its first round need not wait for them (the house
+    rules' are stored by the bootstrap)."""
+    if table.kind == Table.Kind.VARIANT:
+        chart_job_ensure(table_rules(table))
+
+
 def seat_get_or_create(*, user: User, table: Table, lock: bool = False) -> Seat:
     """The user's seat at ``table`` (made on first need with the table's rules)."""
     qs = Seat.objects.select_for_update() if lock else Seat.objects
@@ -256,23 +264,9 @@ def _clean_ai_levels(ai_levels: Mapping[int, str], bets: Mapping[int, int]) -> d
 
 
 def _ai_turns(state: RoundState, human: frozenset[int], levels: Mapping[int, str]) -> RoundState:
-    """Let the AI boxes play until a human box is in turn or the round is over.  Each AI
-    sees only its own hand and the up card."""
-    rules = state.rules
+    """Let the AI boxes play until a human box is in turn or the round is over."""
     while state.turn is not None and state.turn[0] not in human:
-        seat, h = state.turn
-        box = state.box(seat)
-        hand = box.hands[0 if state.phase is Phase.INSURANCE else h]
-        policy = ai.POLICIES[levels.get(seat, "normal")]
-        move = policy(
-            rules,
-            hand.cards,
-            state.up_card,
-            legal_moves(state),
-            len(box.hands),
-            hand.from_split,
-        )
-        state = apply(state, move)
+        state = apply(state, ai.ai_move(state, levels.get(state.turn[0], "normal")))
     return state
 
 
@@ -360,29 +354,16 @@ def _record_decision(
     had, and return the line of the round's review."""
     assert state.turn is not None
     seat, h = state.turn
-    box = state.box(seat)
-    rules = state.rules
+    hand = state.box(seat).hands[0 if state.phase is Phase.INSURANCE else h]
+    ev = ai.decision_ev(state, offered)
+    if ev is None or move not in ev:
+        return None
+    chart = ai.chart_move(state, offered)
     up = state.up_card
-    insurance = state.phase is Phase.INSURANCE
-    hand = box.hands[0 if insurance else h]
-    try:
-        a = ai.options_for(rules, hand.cards, up, len(box.hands), hand.from_split)
-    except ValueError:
-        return None
-    if insurance:
-        if a.insurance is None:
-            return None
-        ev = {Move.INSURE: a.insurance, Move.DECLINE: 0.0}
-        chart = Move.DECLINE
-    else:
-        ev = {m: v for m, v in a.ev.items() if m in offered}
-        chart = ai.chart_move(rules, hand.cards, up, offered, len(box.hands), hand.from_split)
-    if move not in ev:
-        return None
     d: Decision = decision_record(
         user=user,
         source=Decision.Source.TABLE,
-        rules=rules,
+        rules=state.rules,
         hand=hand.cards,
         up=up,
         choice=move,

@@ -78,7 +78,9 @@ def top_up(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_GET
 def table(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    return _table_response(request, _table(slug))
+    t = _table(slug)
+    services.table_prepare(t)
+    return _table_response(request, t)
 
 
 @require_POST
