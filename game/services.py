@@ -25,8 +25,8 @@ from random import Random
 from typing import Any, Final
 
 from django.db import IntegrityError, transaction
-from django.db.models import Min
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
@@ -48,7 +48,7 @@ from blackjack.round import (
     to_json,
 )
 from blackjack.round import refusal as engine_refusal
-from blackjack.rules import PRESETS, Rules
+from blackjack.rules import HOUSE_TABLES, PRESETS, Rules
 from game import ai
 from game.models import OPENING_BALANCE, TOP_UP_AMOUNT, LedgerEntry, Round, Seat, Table, Wallet
 from trainer.models import Decision
@@ -65,7 +65,10 @@ BET_OVER_BALANCE = _("Your balance cannot cover these bets.")
 UNKNOWN_BOX = _("There is no such box.")
 UNKNOWN_LEVEL = _("There is no such AI level.")
 ROUND_IN_PLAY = _("Finish the round in play first.")
-TOP_UP_NOT_DUE = _("A top-up is given only when your balance cannot cover any table's minimum.")
+TOP_UP_NOT_DUE = _(
+    "A top-up is given only when your balance is below %(minimum)s debens, the smallest bet"
+    " at the Scribes' table."
+)
 STALE_MOVE = _("That move was already made; here is the table as it stands.")
 ENGINE_MESSAGES: Final[dict[str, Promise]] = {
     "round_over": _("The round is over."),
@@ -164,12 +167,20 @@ def _wallet_locked(user: User) -> Wallet:
 
 
 def top_up_threshold() -> Decimal:
-    """The smallest minimum bet of any table: below it the learner can play nowhere."""
-    smallest = Table.objects.aggregate(m=Min("min_bet"))["m"]
-    return Decimal(smallest if smallest is not None else 1)
+    """The minimum bet of the house's cheapest table (the Scribes', 100): a learner with less
+    cannot sit at any house table, even if a variant table takes smaller bets.
+
+    >>> top_up_threshold()
+    Decimal('100')
+    """
+    return Decimal(min(stakes.min_bet for stakes in HOUSE_TABLES))
 
 
 def top_up_due(*, balance: Decimal) -> bool:
+    """
+    >>> top_up_due(balance=Decimal("99.50")), top_up_due(balance=Decimal(100))
+    (True, False)
+    """
     return balance < top_up_threshold()
 
 
@@ -178,7 +189,8 @@ def wallet_top_up(*, user: User) -> Wallet:
     with transaction.atomic():
         wallet = _wallet_locked(user)
         if not top_up_due(balance=wallet.balance):
-            raise PlayError(TOP_UP_NOT_DUE, "top_up_not_due")
+            minimum = number_format(top_up_threshold(), force_grouping=True)
+            raise PlayError(TOP_UP_NOT_DUE % {"minimum": minimum}, "top_up_not_due")
         _entry(wallet, LedgerEntry.Kind.TOP_UP, TOP_UP_AMOUNT).save()
         wallet.save(update_fields=["balance"])
         return wallet

@@ -51,6 +51,7 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
         ],
         "balance_text": selectors.fmt(balance),
         "top_up_due": services.top_up_due(balance=balance),
+        "top_up_minimum": selectors.fmt(services.top_up_threshold()),
         "fmt": selectors.fmt,
     }
     return render(request, "game/lobby.html", context)

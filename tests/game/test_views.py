@@ -57,8 +57,19 @@ def test_lobby_lists_the_tables_and_the_balance(client, tables):
 
 def test_lobby_offers_the_top_up_when_due(logged_in, learner, tables):
     services.wallet_get_or_create(user=learner)
-    Wallet.objects.filter(user=learner).update(balance=Decimal("0.50"))
-    assert "Free top-up" in logged_in.get(en("game:lobby")).content.decode()
+    Wallet.objects.filter(user=learner).update(balance=Decimal("99.50"))
+    html = logged_in.get(en("game:lobby")).content.decode()
+    assert "Free top-up" in html
+    assert "When your balance falls below 100 debens, the smallest bet at the Scribes" in html
+
+
+def test_a_top_up_not_due_is_refused_with_a_translated_message(logged_in, learner, tables):
+    services.wallet_get_or_create(user=learner)
+    response = logged_in.post("/uk/play/top-up/", {"next": "/uk/play/"}, follow=True)
+    with translation.override("uk"):
+        expected = str(services.TOP_UP_NOT_DUE) % {"minimum": "100"}
+    assert expected.startswith("Поповнення") and escape(expected) in response.content.decode()
+    assert Wallet.objects.get(user=learner).balance == Decimal(1000)
 
 
 def test_variant_picker_leads_to_the_preset_table(client, tables):
