@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from accounts.models import User
 from blackjack.cards import Card
 from blackjack.moves import Move
-from blackjack.round import from_json, player_view
+from blackjack.round import RoundState, from_json, player_view
 from blackjack.rules import Peek, Rules, Surrender
 from blackjack.serialize import money_from_json
 from game import ai
@@ -205,9 +205,19 @@ def _event_text(e: dict[str, Any]) -> str | None:
     return None
 
 
-def round_view(rnd: Round, *, balance: Decimal | None = None, hints: bool = False) -> RoundView:
-    """Everything the table shows of a round, from the player's view of it only."""
-    state = from_json(rnd.state)
+def round_view(
+    rnd: Round,
+    *,
+    balance: Decimal | None = None,
+    hints: bool = False,
+    state: RoundState | None = None,
+) -> RoundView:
+    """Everything the table shows of a round, from the player's view of it only.
+
+    ``state``: the round's state when the caller has it parsed already (a move just made).
+    """
+    if state is None:
+        state = from_json(rnd.state)
     view = player_view(state, balance=None if balance is None else Fraction(balance))  # type: ignore[arg-type]
     events = view["events"]
     new = events[rnd.shown_from :] if rnd.seq else events
@@ -386,11 +396,23 @@ def history(*, user: User) -> QuerySet[Round]:
     return Round.objects.filter(user=user).select_related("seat__table").order_by("-id")
 
 
-def table_context(*, user: User | Any, table: Table) -> dict[str, Any]:
-    """What the table page and its partial need."""
-    seat = table_seat(user=user, table=table)
-    rnd = current_round(seat=seat)
-    balance = wallet_balance(user=user)
+def table_context(
+    *,
+    user: User | Any,
+    table: Table,
+    seat: Seat | None = None,
+    rnd: Round | None = None,
+    balance: Decimal | None = None,
+    state: RoundState | None = None,
+) -> dict[str, Any]:
+    """What the table page and its partial need.  A caller that has just written the seat,
+    its current round (``state`` parsed) and the balance passes them: nothing is read twice."""
+    if seat is None:
+        seat = table_seat(user=user, table=table)
+    if rnd is None:
+        rnd, state = current_round(seat=seat), None
+    if balance is None:
+        balance = wallet_balance(user=user)
     rules = rules_of(seat)
     chips = list(table.chips)
     boxes = []
@@ -403,7 +425,9 @@ def table_context(*, user: User | Any, table: Table) -> dict[str, Any]:
                 "ai_level": seat.ai_levels.get(str(i), ""),
             }
         )
-    view = round_view(rnd, balance=balance, hints=seat.hints) if rnd is not None else None
+    view = None
+    if rnd is not None:
+        view = round_view(rnd, balance=balance, hints=seat.hints, state=state)
     shoe_left = view.shoe_remaining if view is not None else _seat_shoe_left(seat, rules)
     return {
         "table": table,

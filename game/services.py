@@ -102,10 +102,17 @@ class PlayError(Exception):
 @dataclass(frozen=True)
 class MoveResult:
     """The round after a move request; ``stale``: the request's seq was not current, so
-    nothing was applied (a repeated click, another tab)."""
+    nothing was applied (a repeated click, another tab).
+
+    ``state`` (the round's state, already parsed) and ``balance`` (the wallet's, after the
+    move) let the response be rendered without reading the round or the wallet again;
+    ``round.seat.table`` is loaded too.
+    """
 
     round: Round
     stale: bool = False
+    state: RoundState | None = None
+    balance: Decimal | None = None
 
 
 def to_decimal(amount: Money | Decimal) -> Decimal:
@@ -405,7 +412,11 @@ def round_apply_move(*, round_id: int, user: User, move: str, seq: int) -> MoveR
     the rules or the wallet refuse.
     """
     with transaction.atomic():
-        rnd = Round.objects.select_for_update().select_related("seat").get(pk=round_id, user=user)
+        rnd = (
+            Round.objects.select_for_update(of=("self", "seat"))
+            .select_related("seat__table")
+            .get(pk=round_id, user=user)
+        )
         if rnd.seq != seq or not rnd.is_playing:
             return MoveResult(rnd, stale=True)
         wallet = _wallet_locked(user)
@@ -447,9 +458,10 @@ def round_apply_move(*, round_id: int, user: User, move: str, seq: int) -> MoveR
         )
         if updated != 1:  # pragma: no cover - only without row locks, under a race
             transaction.set_rollback(True)
-            return MoveResult(Round.objects.get(pk=rnd.pk), stale=True)
+            fresh = Round.objects.select_related("seat__table").get(pk=rnd.pk)
+            return MoveResult(fresh, stale=True)
         rnd.seq = seq + 1
         if entries:
             LedgerEntry.objects.bulk_create(entries)
             wallet.save(update_fields=["balance"])
-        return MoveResult(rnd)
+        return MoveResult(rnd, state=after, balance=wallet.balance)
