@@ -21,13 +21,20 @@ from django.utils.translation import gettext_lazy, ngettext
 from accounts.models import User
 from blackjack.cards import Card
 from blackjack.moves import Move
-from blackjack.round import RoundState, from_json, player_view
+from blackjack.round import RoundState, player_view
 from blackjack.rules import Peek, Rules, Surrender
 from blackjack.serialize import money_from_json
 from game import ai
 from game.cardnames import CARD_NAMES
 from game.models import OPENING_BALANCE, Round, Seat, Table, Wallet
-from game.services import BOXES, rules_of, table_rules, to_decimal, top_up_due
+from game.services import (
+    BOXES,
+    rules_of,
+    state_from_json,
+    table_rules,
+    to_decimal,
+    top_up_due,
+)
 
 MAX_DELAY = 24  # animation delay classes .delay-0 … .delay-24 in table.css
 
@@ -217,7 +224,7 @@ def round_view(
     ``state``: the round's state when the caller has it parsed already (a move just made).
     """
     if state is None:
-        state = from_json(rnd.state)
+        state = state_from_json(rnd.state)
     view = player_view(state, balance=None if balance is None else Fraction(balance))  # type: ignore[arg-type]
     events = view["events"]
     new = events[rnd.shown_from :] if rnd.seq else events
@@ -458,5 +465,5 @@ def _seat_shoe_left(seat: Seat, rules: Rules) -> int:
 
 def full_log(rnd: Round) -> list[str]:
     """Every event of the round that a player may see, in order (history page)."""
-    view = player_view(from_json(rnd.state))
+    view = player_view(state_from_json(rnd.state))
     return [t for t in (_event_text(e) for e in view["events"]) if t]

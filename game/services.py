@@ -18,7 +18,7 @@ into the wallet's two-place ``Decimal`` and refuses anything that would need rou
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
 from random import Random
@@ -241,11 +241,36 @@ def seat_set_hints(*, user: User, table: Table, on: bool) -> Seat:
         return seat
 
 
+class _Cards(dict[str, Card]):
+    """Card codes and their cards: a shoe's three hundred codes name at most 52 cards, so
+    each is parsed once per process and then looked up."""
+
+    def __missing__(self, code: str) -> Card:
+        card = self[code] = Card.parse(code)
+        return card
+
+
+CARDS: Final = _Cards()
+
+
+def shoe_from_json(data: Mapping[str, Any]) -> Shoe:
+    """
+    >>> shoe_from_json({"cards": ["As", "10d"], "position": 1, "decks": 0}).remaining
+    1
+    """
+    return Shoe(tuple(CARDS[c] for c in data["cards"]), data["position"], data["decks"])
+
+
+def state_from_json(data: dict[str, Any]) -> RoundState:
+    """:func:`blackjack.round.from_json` with the shoe's cards looked up in :data:`CARDS`
+    rather than parsed one by one: the same state in a third of the time."""
+    shoe = data["shoe"]
+    state = from_json({**data, "shoe": {**shoe, "cards": []}})
+    return replace(state, shoe=shoe_from_json(shoe))
+
+
 def _shoe_from_seat(seat: Seat) -> Shoe | None:
-    data = seat.shoe
-    if not data:
-        return None
-    return Shoe(tuple(Card.parse(c) for c in data["cards"]), data["position"], data["decks"])
+    return shoe_from_json(seat.shoe) if seat.shoe else None
 
 
 def shoe_to_json(shoe: Shoe) -> dict[str, Any]:
@@ -420,7 +445,7 @@ def round_apply_move(*, round_id: int, user: User, move: str, seq: int) -> MoveR
         if rnd.seq != seq or not rnd.is_playing:
             return MoveResult(rnd, stale=True)
         wallet = _wallet_locked(user)
-        state = from_json(rnd.state)
+        state = state_from_json(rnd.state)
         human = frozenset(rnd.human_seats)
         balance = Fraction(wallet.balance)
         why = engine_refusal(state, move, balance=balance)  # type: ignore[arg-type]

@@ -376,3 +376,15 @@ def test_to_decimal_refuses_to_round():
     assert services.to_decimal(Fraction(15, 2)) == Decimal("7.50")
     with pytest.raises(ValueError):
         services.to_decimal(Fraction(1, 3))
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_state_from_json_reads_what_the_engine_reads(seed):
+    from blackjack.round import Shoe, start_round, to_json
+    from blackjack.rules import PRESETS
+
+    shoe = Shoe.shuffled(PRESETS["thoth"], Random(seed))
+    state = start_round(rules=PRESETS["thoth"], bets={0: 100, 3: 50}, shoe=shoe)
+    data = to_json(state)
+    assert services.state_from_json(data) == from_json(data)
+    assert services.state_from_json(data).shoe.cards == shoe.cards
