@@ -24,8 +24,8 @@ from blackjack.moves import Move
 from blackjack.round import RoundState, player_view
 from blackjack.rules import Peek, Rules, Surrender
 from blackjack.serialize import money_from_json
+from core.cardnames import CARD_NAMES
 from game import ai
-from game.cardnames import CARD_NAMES
 from game.models import OPENING_BALANCE, Round, Seat, Table, Wallet
 from game.services import (
     BOXES,
@@ -35,6 +35,8 @@ from game.services import (
     to_decimal,
     top_up_due,
 )
+from trainer.display import MOVE_LABELS
+from trainer.templatetags.trainer_tags import signed
 
 MAX_DELAY = 24  # animation delay classes .delay-0 … .delay-24 in table.css
 
@@ -52,15 +54,8 @@ LEVEL_NAMES: dict[str, Promise] = {
     "normal": gettext_lazy("Normal"),
     "hard": gettext_lazy("Hard"),
 }
-MOVE_NAMES: dict[str, Promise] = {
-    "hit": gettext_lazy("Hit"),
-    "stand": gettext_lazy("Stand"),
-    "double": gettext_lazy("Double"),
-    "split": gettext_lazy("Split"),
-    "surrender": gettext_lazy("Surrender"),
-    "insure": gettext_lazy("Insure"),
-    "decline": gettext_lazy("No insurance"),
-}
+# The moves' names are the trainer's: a move is called the same in a drill and at the table.
+MOVE_NAMES: dict[str, Promise] = {m.value: label for m, label in MOVE_LABELS.items()}
 OUTCOME_NAMES: dict[str, Promise] = {
     "blackjack": gettext_lazy("Blackjack"),
     "win": gettext_lazy("Win"),
@@ -335,13 +330,27 @@ def round_view(
     return rv
 
 
+def ev_lost_text(ev_lost: float, bet: Decimal) -> str:
+    """What a decision cost, in percent of the bet and in debens: "−22.40 % of the bet
+    (−44.78 debens)" (a true minus sign; the percentage signed as in the drills).
+
+    >>> from django.utils import translation
+    >>> with translation.override("en"):
+    ...     ev_lost_text(0.2239, Decimal(200))
+    '−22.39 % of the bet (−44.78 debens)'
+    """
+    cost = (Decimal(str(round(ev_lost, 6))) * bet).quantize(Decimal("0.01"))
+    return _("%(percent)s %% of the bet (%(amount)s debens)") % {
+        "percent": signed(-100.0 * ev_lost),
+        "amount": f"−{fmt(cost)}" if cost else fmt(cost),
+    }
+
+
 def review_lines(rnd: Round) -> list[dict[str, Any]]:
     """The learner's decisions in this round: the move, the best move, and the EV lost."""
     bets = {b["seat"]: Decimal(b["bet"]) for b in rnd.state["boxes"]}
     out = []
     for line in rnd.review:
-        bet = bets[line["seat"]]
-        lost = Decimal(str(round(line["ev_lost"], 4)))
         out.append(
             {
                 "box": line["seat"] + 1,
@@ -350,8 +359,7 @@ def review_lines(rnd: Round) -> list[dict[str, Any]]:
                 "choice": MOVE_NAMES[line["choice"]],
                 "best": MOVE_NAMES[line["best"]],
                 "correct": line["correct"],
-                "ev_lost": f"{line['ev_lost']:.3f}",
-                "cost": fmt((lost * bet).quantize(Decimal("0.01"))),
+                "ev_lost": ev_lost_text(line["ev_lost"], bets[line["seat"]]),
             }
         )
     return out

@@ -11,8 +11,9 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.html import escape
 
-from game import services
+from game import selectors, services
 from game.models import Round, Wallet
+from trainer.models import Decision
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 # The hole card of the rigged rounds, and the filler that stands for the undealt shoe.
@@ -257,6 +258,23 @@ def test_review_after_the_round(logged_in, learner, tables, rig):
     html = logged_in.post(move_url(rnd), {"move": "stand", "seq": 0}, **HTMX).content.decode()
     assert "Your decisions" in html
     assert "You lost 100 debens." in html
+    # Standing on 10-6 against a ten costs 0.6346 % of the bet (analyze(thoth, [10, 6], 10)).
+    d = Decision.objects.get()
+    assert round(100 * d.ev_lost, 2) == 0.63
+    assert "−0.63 % of the bet (−0.63 debens)" in html
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [
+        ("en", "−22.39 % of the bet (−44.78 debens)"),
+        ("uk", "−22,39 % ставки (−44,78 дебенів)"),
+        ("cs", "−22,39 % sázky (−44,78 debenů)"),
+    ],
+)
+def test_ev_lost_reads_as_a_share_of_the_bet_and_debens(lang, text):
+    with translation.override(lang):
+        assert selectors.ev_lost_text(0.2239, Decimal(200)) == text
 
 
 def test_history_lists_rounds_with_every_card(logged_in, learner, tables, rig):
