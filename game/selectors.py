@@ -34,6 +34,7 @@ from game.services import (
     table_rules,
     to_decimal,
     top_up_due,
+    top_up_threshold,
 )
 from trainer.display import MOVE_LABELS
 from trainer.templatetags.trainer_tags import signed
@@ -452,6 +453,7 @@ def table_context(
         "balance": balance,
         "balance_text": fmt(balance),
         "top_up_due": top_up_due(balance=balance),
+        "top_up_minimum": fmt(top_up_threshold()),
         "round": rnd,
         "view": view,
         "chips": [{"value": c, "label": fmt(c), "tier": i} for i, c in enumerate(chips)],
