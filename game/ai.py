@@ -65,10 +65,18 @@ class ProcessTableStore:
 STORE: Final = ProcessTableStore()
 
 
+_CHARTS: dict[Rules, Chart] = {}
+
+
 def chart(rules: Rules) -> Chart:
     """The basic-strategy chart of ``rules`` (stored by the trainer's bootstrap for the house
-    rules; computed once and stored for a variant nobody has played yet)."""
-    return basic_chart(rules, store=STORE)
+    rules; computed once and stored for a variant nobody has played yet).  Kept here by the
+    rules themselves: ``basic_chart`` names its table by ``Rules.key()``, a digest that costs
+    more than the lookup."""
+    found = _CHARTS.get(rules)
+    if found is None:
+        found = _CHARTS[rules] = basic_chart(rules, store=STORE)
+    return found
 
 
 def _points(hand: Hand) -> list[int]:
