@@ -7,6 +7,7 @@ from random import Random
 
 import pytest
 from django.db.models import Sum
+from django.utils import translation
 
 from blackjack.round import from_json
 from game import services
@@ -283,7 +284,7 @@ def test_the_shoe_is_reshuffled_below_the_cut(learner, tables):
 
 
 def test_top_up_only_below_the_scribes_minimum(learner, tables, rig):
-    with pytest.raises(PlayError) as err:
+    with translation.override("en"), pytest.raises(PlayError) as err:
         wallet_top_up(user=learner)
     assert err.value.code == "top_up_not_due"
     assert str(err.value.message) == (
