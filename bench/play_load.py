@@ -10,10 +10,10 @@ free port with ``config.settings.dev`` and ``DJANGO_DEBUG=false``, and runs ``--
 threads.  Each player is a fresh guest with its own session: it opens the Scribes' table, bets
 on one or two boxes with AI seat-mates, and plays every decision through the htmx move
 endpoint (a random legal move, insurance declined), waiting ``--think`` seconds between
-requests as a person would.  Below 200 debens it stakes what is left at the 1-200 table (a
-top-up is due only when no table's minimum can be covered), and takes the top-up when due.
-A warm-up of ``--warmup`` seconds is not measured: the EV engine fills its caches (in each
-worker, or once for all in Redis when ``REDIS_URL`` is set).
+requests as a person would.  It bets 100 a box on as many boxes as its balance covers, and
+takes the free top-up when it falls below the Scribes' minimum of 100.
+A warm-up of ``--warmup`` seconds is not measured: each worker reads the stored chart and
+two-card analyses once, and the EV engine fills its memo for the longer hands.
 
 It prints moves per second and the 50th/99th percentile latency of the move requests, then
 checks the books in the database: every wallet's balance equals the sum of its ledger, and no
@@ -102,10 +102,8 @@ def play(player: Player, stats: Stats, stop: float, measure_from: float, think: 
             html = player.request("GET", scribes)
         found = BALANCE.search(html)
         balance = float(found.group(1).replace(",", "")) if found else 0.0
-        if balance >= 200:
-            table, bet, boxes = scribes, 100, rng.choice((1, 2))
-        else:  # too little for the Scribes': stake what is left at the 1-200 table
-            table, bet, boxes = "/en/play/table/sixdeck/", max(1, int(balance)), 1
+        table, bet = scribes, 100
+        boxes = max(1, min(rng.choice((1, 2)), int(balance // bet)))
         bets = {f"bet_{b}": str(bet) for b in rng.sample(range(5), boxes)}
         for b in range(5):
             if f"bet_{b}" not in bets and rng.random() < 0.5:
@@ -132,8 +130,6 @@ def play(player: Player, stats: Stats, stop: float, measure_from: float, think: 
         with stats.lock:
             stats.rounds += 1
         time.sleep(think * rng.uniform(0.5, 1.5))
-        if table != scribes:
-            html = player.request("GET", scribes)
 
 
 def check_books() -> list[str]:
@@ -199,6 +195,7 @@ def main() -> int:
             except OSError:
                 time.sleep(0.1)
     stats = Stats()
+    load_before = os.getloadavg()
     start = time.monotonic()
     measure_from = start + args.warmup
     stop = measure_from + args.seconds
@@ -227,6 +224,7 @@ def main() -> int:
     p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000
     deals = sorted(stats.deals)
     d99 = deals[min(len(deals) - 1, int(len(deals) * 0.99))] * 1000 if deals else float("nan")
+    print(f"load average before: {load_before}, after: {os.getloadavg()}")
     print(f"{args.players} players, {args.workers} gunicorn workers, think {args.think}s, "
           f"{args.seconds:.0f}s measured after {args.warmup:.0f}s warm-up")  # fmt: skip
     print(f"moves: {len(lat)} ({len(lat) / args.seconds:.1f}/s), p50 {p50:.1f} ms, "

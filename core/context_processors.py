@@ -6,6 +6,7 @@ from typing import Any
 
 from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest
+from django.utils.functional import SimpleLazyObject
 
 from core.selectors import language_links, url_in_language
 
@@ -19,10 +20,15 @@ def _absolute(request: HttpRequest, url: str) -> str:
 
 
 def site(request: HttpRequest) -> dict[str, Any]:
-    links = language_links(request)
-    alternates = [
-        (link.code, _absolute(request, url_in_language(request, link.code, keep_query=False)))
-        for link in links
-    ]
-    alternates.append(("x-default", _absolute(request, "/")))
-    return {"language_links": links, "hreflang_alternates": alternates}
+    """Lazy: an htmx fragment, which shows neither, resolves no URL for them."""
+    links = SimpleLazyObject(lambda: language_links(request))
+
+    def alternates() -> list[tuple[str, str]]:
+        out = [
+            (link.code, _absolute(request, url_in_language(request, link.code, keep_query=False)))
+            for link in links
+        ]
+        out.append(("x-default", _absolute(request, "/")))
+        return out
+
+    return {"language_links": links, "hreflang_alternates": SimpleLazyObject(alternates)}

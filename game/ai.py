@@ -1,206 +1,156 @@
-"""The AI seat-mates' levels and the strategy chart, as play mode uses them.
+"""The mathematics of a decision at the table, from the project's one source of each part.
 
-``blackjack.strategy`` (its ``POLICIES``) is being written on another branch; until it lands,
-this module gives the three levels of RULES.md from :mod:`blackjack.ev` directly.  When it
-lands, :data:`POLICIES` should wrap it (its signature is not known here yet).
-
-* *Easy* hits below 17 and otherwise stands; it never insures.
-* *Normal* follows the total-dependent chart: the best move by exact EV for a representative
-  two-card hand of the same kind and total (hard 16 is played as 10-6), from a full shoe.
-* *Hard* plays the best move by exact EV for its own cards and the up card (composition-
-  dependent), and insures only when insurance has a positive EV for its cards.
-
-Every level sees only its own hand and the up card: never the hole card or the shoe.
+* The AI seat-mates are :data:`blackjack.strategy.POLICIES` (*easy*, *normal*, *hard*).  Each
+  is shown only what a player in that box could see: its own cards, the up card and, as
+  ``seen``, the other cards face up on the table this round (never the hole card or the shoe).
+* The chart is :func:`blackjack.strategy.basic_chart` of the table's rules, read from the
+  trainer's ``ComputedTable`` rows (:class:`trainer.store.DatabaseTableStore`) and then kept
+  in this process, so that a move costs no query and no computation for it.
+* The EVs of the learner's options come from the trainer's precomputed two-card analyses
+  (:func:`trainer.selectors.tables_get`) where the hand is one of them, from
+  :func:`blackjack.ev.analyze` otherwise (hands of three cards or more, split hands).  Like
+  the drills and the chart they are taken from a full shoe less the hand and the up card.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from functools import lru_cache
+import threading
 from typing import Final
 
-from django.core.cache import cache
-
-from blackjack.cards import Card
-from blackjack.ev import Analysis, analyze
-from blackjack.hand import hand_total, is_pair
+from blackjack.ev import analyze
+from blackjack.hand import is_pair
 from blackjack.moves import Move
+from blackjack.round import Hand, Phase, RoundState, legal_moves
 from blackjack.rules import Rules
+from blackjack.strategy import POLICIES, Chart, basic_chart
+from trainer.selectors import tables_get
+from trainer.services import insurance_ev
+from trainer.store import DatabaseTableStore
 
-LEVELS: Final = ("easy", "normal", "hard")
-
-# A policy: (rules, hand, up card, legal moves, hands in the box, hand came from a split).
-Policy = Callable[[Rules, tuple[Card, ...], Card, frozenset[Move], int, bool], Move]
-
-_PLAY_ORDER = (Move.STAND, Move.HIT, Move.DOUBLE, Move.SPLIT, Move.SURRENDER)
-
-
-def _fallback(legal: frozenset[Move]) -> Move:
-    """A move always allowed while a hand is in turn; for the insurance phase, decline."""
-    if Move.DECLINE in legal:
-        return Move.DECLINE
-    return Move.STAND if Move.STAND in legal else sorted(legal)[0]
+LEVELS: Final = tuple(POLICIES)
 
 
-def _best(ev: Mapping[Move, float], legal: frozenset[Move]) -> Move:
-    options = [m for m in _PLAY_ORDER if m in ev and m in legal]
-    if not options:
-        return _fallback(legal)
-    return max(options, key=lambda m: (ev[m], -_PLAY_ORDER.index(m)))
+class ProcessTableStore:
+    """The trainer's database store with every document kept in this process once read, so
+    that ``basic_chart(rules, store=...)`` costs a query only the first time per process.
 
-
-def chart_cell(rules: Rules, hand: tuple[Card, ...]) -> tuple[str, int]:
-    """The row of the chart a hand falls in: ``("pair", points)`` for a splittable first
-    two cards, else ``("soft" | "hard", total)``.
-
-    >>> from blackjack.cards import parse_cards
-    >>> from blackjack.rules import PRESETS
-    >>> chart_cell(PRESETS["thoth"], tuple(parse_cards("As 6d")))
-    ('soft', 17)
+    >>> from blackjack.store import MemoryStore
+    >>> store = ProcessTableStore(MemoryStore())
+    >>> store.put("chart-v1-x", b"{}")
+    >>> store.backend.data.clear()
+    >>> store.get("chart-v1-x"), store.get("missing")
+    (b'{}', None)
     """
-    if len(hand) == 2 and is_pair(hand, rules):
-        return "pair", hand[0].points
-    total = hand_total(hand)
-    return ("soft" if total.soft else "hard"), total.best
+
+    def __init__(self, backend: DatabaseTableStore | None = None) -> None:
+        self.backend = backend if backend is not None else DatabaseTableStore()
+        self._kept: dict[str, bytes] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> bytes | None:
+        data = self._kept.get(key)
+        if data is None:
+            data = self.backend.get(key)
+            if data is not None:  # an absent table may be stored later: ask again then
+                with self._lock:
+                    self._kept[key] = data
+        return data
+
+    def put(self, key: str, data: bytes) -> None:
+        self.backend.put(key, data)
+        with self._lock:
+            self._kept[key] = data
 
 
-def _representative(kind: str, row: int) -> tuple[list[int], bool] | None:
-    """Two cards (points) standing for a chart row, and whether they are a pair."""
-    if kind == "pair":
-        return [row, row], True
-    if kind == "soft":
-        return ([1, row - 11], False) if 12 <= row <= 20 else None
-    if 5 <= row <= 11:
-        return [2, row - 2], False
-    if 12 <= row <= 20:
-        return [10, row - 10], False
-    return None  # hard 4 (2-2 played as a non-pair) and 21: nothing to decide
+STORE: Final = ProcessTableStore()
 
 
-@lru_cache(maxsize=4096)
-def chart_ev(rules: Rules, kind: str, row: int, up: int) -> dict[Move, float]:
-    """The EV of each option in a chart cell, for its representative hand (cached here and
-    in the shared cache)."""
-    rep = _representative(kind, row)
-    if rep is None:
-        return {Move.STAND: 0.0} if row >= 21 else {Move.HIT: 0.0}
-    cards, pair = rep
-    key = f"chart:{rules.key()}:{kind}:{row}:{up}"
-    cached = cache.get(key)
-    if cached is not None:
-        return {Move(m): v for m, v in cached.items()}
-    ev = dict(analyze(rules, cards, up, pair=pair).ev)
-    cache.set(key, {m.value: v for m, v in ev.items()}, timeout=None)
-    return ev
+_CHARTS: dict[Rules, Chart] = {}
 
 
-def chart_move(
-    rules: Rules,
-    hand: tuple[Card, ...],
-    up: Card,
-    legal: frozenset[Move],
-    split_hands: int = 1,
-    from_split: bool = False,
-) -> Move:
-    """What the total-dependent chart plays, among the ``legal`` moves.
-
-    >>> from blackjack.cards import parse_cards
-    >>> from blackjack.rules import PRESETS
-    >>> hand = tuple(parse_cards("10s 6d"))
-    >>> chart_move(PRESETS["thoth"], hand, Card.parse("10h"), frozenset({Move.HIT, Move.STAND}))
-    <Move.HIT: 'hit'>
-    """
-    if Move.INSURE in legal:
-        return Move.DECLINE
-    kind, row = chart_cell(rules, hand)
-    if kind == "pair" and Move.SPLIT not in legal:
-        kind, row = ("soft", 12) if row == 1 else ("hard", 2 * row)
-    return _best(chart_ev(rules, kind, row, up.points), legal)
+def chart(rules: Rules) -> Chart:
+    """The basic-strategy chart of ``rules`` (stored by the trainer's bootstrap for the house
+    rules; computed once and stored for a variant nobody has played yet).  Kept here by the
+    rules themselves: ``basic_chart`` names its table by ``Rules.key()``, a digest that costs
+    more than the lookup."""
+    found = _CHARTS.get(rules)
+    if found is None:
+        found = _CHARTS[rules] = basic_chart(rules, store=STORE)
+    return found
 
 
-@dataclass(frozen=True)
-class Options:
-    """The EV of each legal option (per unit of the initial bet) and, when an insurance or
-    even-money offer is made, what taking it adds."""
-
-    ev: dict[Move, float]
-    insurance: float | None
+def _points(hand: Hand) -> list[int]:
+    return [c.points for c in hand.cards]
 
 
-def options_for(
-    rules: Rules, hand: tuple[Card, ...], up: Card, split_hands: int = 1, from_split: bool = False
-) -> Options:
-    """Exact EVs of the options of ``hand`` against ``up`` from a full shoe less these cards.
-
-    The answer depends only on the cards' points (the first card kept in place: a split hand
-    names the card it was split from), and the same few thousand situations come back round
-    after round while a miss costs up to a few hundred ms.  So it is kept in this process and
-    in the shared cache (Redis in production: every app server fills it for the others).
-    """
-    pair = is_pair(hand, rules) if len(hand) == 2 else False
-    points = (hand[0].points, *sorted(c.points for c in hand[1:]))
-    return _options(rules, points, up.points, split_hands, from_split, pair)
+def _hand_in_turn(state: RoundState) -> tuple[int, Hand]:
+    """The number of hands of the box in turn, and the hand that decides now (the first
+    hand while insurance is asked)."""
+    assert state.turn is not None
+    seat, h = state.turn
+    box = state.box(seat)
+    return len(box.hands), box.hands[0 if state.phase is Phase.INSURANCE else h]
 
 
-@lru_cache(maxsize=50_000)
-def _options(
-    rules: Rules, points: tuple[int, ...], up: int, split_hands: int, from_split: bool, pair: bool
-) -> Options:
-    key = "ev:" + ":".join(
-        [rules.key(), ".".join(map(str, points)), str(up), str(split_hands), str(int(from_split)),
-         str(int(pair))]
-    )  # fmt: skip
-    cached = cache.get(key)
-    if cached is not None:
-        ev, insurance = cached
-        return Options({Move(m): v for m, v in ev.items()}, insurance)
-    a: Analysis = analyze(
-        rules, list(points), up, split_hands=split_hands, from_split=from_split, pair=pair
+def ai_move(state: RoundState, level: str) -> Move:
+    """The move of the AI box in turn at ``level``, from what that box can see."""
+    assert state.turn is not None
+    seat, h = state.turn
+    hands, hand = _hand_in_turn(state)
+    rules = state.rules
+    seen = [
+        c.points
+        for b in state.boxes
+        for i, other in enumerate(b.hands)
+        if (b.seat, i) != (seat, h)
+        for c in other.cards
+    ]
+    if level == "normal":
+        chart(rules)  # NORMAL reads the chart from memory: make sure it is there
+    return POLICIES[level].choose(
+        cards=_points(hand),
+        up=state.up_card.points,
+        legal=legal_moves(state),
+        rules=rules,
+        seen=seen,
+        split_hands=hands,
+        from_split=hand.from_split,
     )
-    cache.set(key, ({m.value: v for m, v in a.ev.items()}, a.insurance), timeout=None)
-    return Options(dict(a.ev), a.insurance)
 
 
-def easy(
-    rules: Rules,
-    hand: tuple[Card, ...],
-    up: Card,
-    legal: frozenset[Move],
-    split_hands: int = 1,
-    from_split: bool = False,
-) -> Move:
-    """Hit below 17, else stand."""
-    if Move.HIT in legal and hand_total(hand).best < 17:
-        return Move.HIT
-    return _fallback(legal)
+def chart_move(state: RoundState, legal: frozenset[Move]) -> Move:
+    """What the chart plays for the hand in turn among ``legal`` (insurance: never)."""
+    if Move.INSURE in legal or Move.DECLINE in legal:
+        return Move.DECLINE
+    _hands, hand = _hand_in_turn(state)
+    return chart(state.rules).move_for(_points(hand), state.up_card.points, legal)
 
 
-def normal(
-    rules: Rules,
-    hand: tuple[Card, ...],
-    up: Card,
-    legal: frozenset[Move],
-    split_hands: int = 1,
-    from_split: bool = False,
-) -> Move:
-    """The chart."""
-    return chart_move(rules, hand, up, legal, split_hands, from_split)
-
-
-def hard(
-    rules: Rules,
-    hand: tuple[Card, ...],
-    up: Card,
-    legal: frozenset[Move],
-    split_hands: int = 1,
-    from_split: bool = False,
-) -> Move:
-    """The best move by exact EV for these cards."""
-    a = options_for(rules, hand, up, split_hands, from_split)
-    if Move.INSURE in legal:
-        return Move.INSURE if a.insurance is not None and a.insurance > 0 else Move.DECLINE
-    return _best(a.ev, legal)
-
-
-POLICIES: dict[str, Policy] = {"easy": easy, "normal": normal, "hard": hard}
+def decision_ev(state: RoundState, legal: frozenset[Move]) -> dict[Move, float] | None:
+    """The EV of each of the ``legal`` options of the hand in turn, per unit of its bet;
+    ``None`` when there is nothing to decide (a blackjack offered even money is decided by
+    its own formula, see :func:`blackjack.ev.analyze`)."""
+    hands, hand = _hand_in_turn(state)
+    rules = state.rules
+    points = _points(hand)
+    up = state.up_card.points
+    pair = len(hand.cards) == 2 and is_pair(hand.cards, rules)
+    if state.phase is Phase.INSURANCE:
+        if len(points) == 2 and sorted(points) == [1, 10]:  # even money
+            insurance = analyze(rules, points, up).insurance
+            return None if insurance is None else {Move.INSURE: insurance, Move.DECLINE: 0.0}
+        return insurance_ev(rules, points)
+    ev: dict[Move, float] | None = None
+    if len(points) == 2 and hands == 1 and not hand.from_split:
+        tables = tables_get(rules)
+        stored = tables.lookup(points, up, pair=pair) if tables is not None else None
+        if stored is not None and legal <= stored[0].keys():
+            ev = stored[0]
+    if ev is None:
+        try:
+            ev = analyze(
+                rules, points, up, split_hands=hands, from_split=hand.from_split, pair=pair
+            ).ev
+        except ValueError:  # a bust hand: nothing to decide
+            return None
+    return {m: v for m, v in ev.items() if m in legal}

@@ -1,9 +1,13 @@
-"""Start-up rows of play mode: the three house tables and one table per other preset."""
+"""Start-up rows of play mode: the three house tables and one table per other preset, and the
+house rules' chart and two-card analyses (the trainer's tables), which the AI seat-mates, the
+hints and the review of every decision read, so that no request computes them.  A variant's
+are computed in the background when its table is first shown."""
 
 from __future__ import annotations
 
 from blackjack.rules import DEFAULT_PRESET, HOUSE_TABLES, PRESETS, stakes_for_preset
 from game.models import Table
+from trainer.services import chart_job_run, tables_stored
 
 
 def table_rows() -> list[dict[str, object]]:
@@ -33,4 +37,8 @@ def run() -> list[str]:
         _, created = Table.objects.update_or_create(slug=slug, defaults=row)
         if created:
             lines.append(f"table {slug} created")
+    rules = PRESETS[DEFAULT_PRESET]  # the house tables' rules
+    if not tables_stored(rules):
+        chart_job_run(rules=rules)
+        lines.append(f"computed the chart and the two-card analyses of the {DEFAULT_PRESET} rules")
     return lines

@@ -21,13 +21,23 @@ from django.utils.translation import gettext_lazy, ngettext
 from accounts.models import User
 from blackjack.cards import Card
 from blackjack.moves import Move
-from blackjack.round import from_json, player_view
+from blackjack.round import RoundState, player_view
 from blackjack.rules import Peek, Rules, Surrender
 from blackjack.serialize import money_from_json
+from core.cardnames import CARD_NAMES
 from game import ai
-from game.cardnames import CARD_NAMES
 from game.models import OPENING_BALANCE, Round, Seat, Table, Wallet
-from game.services import BOXES, rules_of, table_rules, to_decimal, top_up_due
+from game.services import (
+    BOXES,
+    rules_of,
+    state_from_json,
+    table_rules,
+    to_decimal,
+    top_up_due,
+    top_up_threshold,
+)
+from trainer.display import MOVE_LABELS
+from trainer.templatetags.trainer_tags import signed
 
 MAX_DELAY = 24  # animation delay classes .delay-0 … .delay-24 in table.css
 
@@ -45,15 +55,8 @@ LEVEL_NAMES: dict[str, Promise] = {
     "normal": gettext_lazy("Normal"),
     "hard": gettext_lazy("Hard"),
 }
-MOVE_NAMES: dict[str, Promise] = {
-    "hit": gettext_lazy("Hit"),
-    "stand": gettext_lazy("Stand"),
-    "double": gettext_lazy("Double"),
-    "split": gettext_lazy("Split"),
-    "surrender": gettext_lazy("Surrender"),
-    "insure": gettext_lazy("Insure"),
-    "decline": gettext_lazy("No insurance"),
-}
+# The moves' names are the trainer's: a move is called the same in a drill and at the table.
+MOVE_NAMES: dict[str, Promise] = {m.value: label for m, label in MOVE_LABELS.items()}
 OUTCOME_NAMES: dict[str, Promise] = {
     "blackjack": gettext_lazy("Blackjack"),
     "win": gettext_lazy("Win"),
@@ -205,9 +208,19 @@ def _event_text(e: dict[str, Any]) -> str | None:
     return None
 
 
-def round_view(rnd: Round, *, balance: Decimal | None = None, hints: bool = False) -> RoundView:
-    """Everything the table shows of a round, from the player's view of it only."""
-    state = from_json(rnd.state)
+def round_view(
+    rnd: Round,
+    *,
+    balance: Decimal | None = None,
+    hints: bool = False,
+    state: RoundState | None = None,
+) -> RoundView:
+    """Everything the table shows of a round, from the player's view of it only.
+
+    ``state``: the round's state when the caller has it parsed already (a move just made).
+    """
+    if state is None:
+        state = state_from_json(rnd.state)
     view = player_view(state, balance=None if balance is None else Fraction(balance))  # type: ignore[arg-type]
     events = view["events"]
     new = events[rnd.shown_from :] if rnd.seq else events
@@ -312,19 +325,26 @@ def round_view(rnd: Round, *, balance: Decimal | None = None, hints: bool = Fals
         review=review_lines(rnd) if not rnd.is_playing else [],
     )
     if hints and rnd.is_playing and turn is not None:
-        b_state = state.box(turn[0])
-        hand = b_state.hands[0 if insurance else turn[1]]
-        move = ai.chart_move(
-            state.rules,
-            hand.cards,
-            state.up_card,
-            frozenset(Move(m) for m in view["legal_moves"]),
-            len(b_state.hands),
-            hand.from_split,
-        )
+        move = ai.chart_move(state, frozenset(Move(m) for m in view["legal_moves"]))
         rv.hint_move = move.value
         rv.hint = _("The chart plays: %(move)s") % {"move": MOVE_NAMES[move.value]}
     return rv
+
+
+def ev_lost_text(ev_lost: float, bet: Decimal) -> str:
+    """What a decision cost, in percent of the bet and in debens: "−22.40 % of the bet
+    (−44.78 debens)" (a true minus sign; the percentage signed as in the drills).
+
+    >>> from django.utils import translation
+    >>> with translation.override("en"):
+    ...     ev_lost_text(0.2239, Decimal(200))
+    '−22.39 % of the bet (−44.78 debens)'
+    """
+    cost = (Decimal(str(round(ev_lost, 6))) * bet).quantize(Decimal("0.01"))
+    return _("%(percent)s %% of the bet (%(amount)s debens)") % {
+        "percent": signed(-100.0 * ev_lost),
+        "amount": f"−{fmt(cost)}" if cost else fmt(cost),
+    }
 
 
 def review_lines(rnd: Round) -> list[dict[str, Any]]:
@@ -332,8 +352,6 @@ def review_lines(rnd: Round) -> list[dict[str, Any]]:
     bets = {b["seat"]: Decimal(b["bet"]) for b in rnd.state["boxes"]}
     out = []
     for line in rnd.review:
-        bet = bets[line["seat"]]
-        lost = Decimal(str(round(line["ev_lost"], 4)))
         out.append(
             {
                 "box": line["seat"] + 1,
@@ -342,8 +360,7 @@ def review_lines(rnd: Round) -> list[dict[str, Any]]:
                 "choice": MOVE_NAMES[line["choice"]],
                 "best": MOVE_NAMES[line["best"]],
                 "correct": line["correct"],
-                "ev_lost": f"{line['ev_lost']:.3f}",
-                "cost": fmt((lost * bet).quantize(Decimal("0.01"))),
+                "ev_lost": ev_lost_text(line["ev_lost"], bets[line["seat"]]),
             }
         )
     return out
@@ -395,11 +412,23 @@ def history(*, user: User) -> QuerySet[Round]:
     return Round.objects.filter(user=user).select_related("seat__table").order_by("-id")
 
 
-def table_context(*, user: User | Any, table: Table) -> dict[str, Any]:
-    """What the table page and its partial need."""
-    seat = table_seat(user=user, table=table)
-    rnd = current_round(seat=seat)
-    balance = wallet_balance(user=user)
+def table_context(
+    *,
+    user: User | Any,
+    table: Table,
+    seat: Seat | None = None,
+    rnd: Round | None = None,
+    balance: Decimal | None = None,
+    state: RoundState | None = None,
+) -> dict[str, Any]:
+    """What the table page and its partial need.  A caller that has just written the seat,
+    its current round (``state`` parsed) and the balance passes them: nothing is read twice."""
+    if seat is None:
+        seat = table_seat(user=user, table=table)
+    if rnd is None:
+        rnd, state = current_round(seat=seat), None
+    if balance is None:
+        balance = wallet_balance(user=user)
     rules = rules_of(seat)
     chips = list(table.chips)
     boxes = []
@@ -412,7 +441,9 @@ def table_context(*, user: User | Any, table: Table) -> dict[str, Any]:
                 "ai_level": seat.ai_levels.get(str(i), ""),
             }
         )
-    view = round_view(rnd, balance=balance, hints=seat.hints) if rnd is not None else None
+    view = None
+    if rnd is not None:
+        view = round_view(rnd, balance=balance, hints=seat.hints, state=state)
     shoe_left = view.shoe_remaining if view is not None else _seat_shoe_left(seat, rules)
     return {
         "table": table,
@@ -422,6 +453,7 @@ def table_context(*, user: User | Any, table: Table) -> dict[str, Any]:
         "balance": balance,
         "balance_text": fmt(balance),
         "top_up_due": top_up_due(balance=balance),
+        "top_up_minimum": fmt(top_up_threshold()),
         "round": rnd,
         "view": view,
         "chips": [{"value": c, "label": fmt(c), "tier": i} for i, c in enumerate(chips)],
@@ -443,5 +475,5 @@ def _seat_shoe_left(seat: Seat, rules: Rules) -> int:
 
 def full_log(rnd: Round) -> list[str]:
     """Every event of the round that a player may see, in order (history page)."""
-    view = player_view(from_json(rnd.state))
+    view = player_view(state_from_json(rnd.state))
     return [t for t in (_event_text(e) for e in view["events"]) if t]

@@ -27,9 +27,22 @@ def _table(slug: str) -> Table:
 
 
 def _table_response(
-    request: HtmxHttpRequest, table: Table, *, error: str = "", notice: str = "", status: int = 200
+    request: HtmxHttpRequest,
+    table: Table,
+    *,
+    error: str = "",
+    notice: str = "",
+    status: int = 200,
+    result: services.MoveResult | None = None,
 ) -> HttpResponse:
-    context = selectors.table_context(user=request.user, table=table)
+    if result is not None:  # the round, its seat and the balance as the move left them
+        rnd = result.round
+        context = selectors.table_context(
+            user=request.user, table=table, seat=rnd.seat, rnd=rnd, balance=result.balance,
+            state=result.state,
+        )  # fmt: skip
+    else:
+        context = selectors.table_context(user=request.user, table=table)
     context.update(error=error, notice=notice)
     template = ROUND_PARTIAL if request.htmx else "game/table.html"
     return render(request, template, context, status=status)
@@ -51,6 +64,7 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
         ],
         "balance_text": selectors.fmt(balance),
         "top_up_due": services.top_up_due(balance=balance),
+        "top_up_minimum": selectors.fmt(services.top_up_threshold()),
         "fmt": selectors.fmt,
     }
     return render(request, "game/lobby.html", context)
@@ -78,7 +92,9 @@ def top_up(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_GET
 def table(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    return _table_response(request, _table(slug))
+    t = _table(slug)
+    services.table_prepare(t)
+    return _table_response(request, t)
 
 
 @require_POST
@@ -101,26 +117,30 @@ def move(request: HtmxHttpRequest, round_id: int) -> HttpResponse:
     if not request.user.is_authenticated:
         raise Http404
     try:
-        rnd = selectors.user_round(user=request.user, round_id=round_id)
-    except Round.DoesNotExist:
-        raise Http404 from None
-    table = rnd.seat.table
-    try:
         name, seq = parse_move(request.POST)
         result = services.round_apply_move(
-            round_id=rnd.pk,
+            round_id=round_id,
             user=request.user,  # type: ignore[arg-type]
             move=name,
             seq=seq,
         )
+    except Round.DoesNotExist:
+        raise Http404 from None
     except services.PlayError as exc:
-        return _table_response(request, table, error=str(exc.message), status=400)
+        try:
+            rnd = selectors.user_round(user=request.user, round_id=round_id)
+        except Round.DoesNotExist:
+            raise Http404 from None
+        return _table_response(request, rnd.seat.table, error=str(exc.message), status=400)
+    table = result.round.seat.table
     if result.stale:
         if request.htmx:
-            return _table_response(request, table, notice=str(services.STALE_MOVE), status=409)
+            return _table_response(
+                request, table, notice=str(services.STALE_MOVE), status=409, result=result
+            )
         messages.info(request, services.STALE_MOVE)
     if request.htmx:
-        return _table_response(request, table)
+        return _table_response(request, table, result=result)
     return _see_table(table)
 
 

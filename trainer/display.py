@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from blackjack.cards import Card
 from blackjack.dealer import dealer_probabilities
@@ -18,6 +17,7 @@ from blackjack.ev import MOVE_ORDER, decision_shoe
 from blackjack.hand import hand_total
 from blackjack.moves import KEYS, Move
 from blackjack.rules import Rules
+from core.cardnames import CARD_NAMES
 from trainer.charts import is_pair_hand
 from trainer.forms import PRESET_LABELS
 from trainer.models import Decision, Situation
@@ -30,27 +30,6 @@ MOVE_LABELS: dict[Move, Promise] = {
     Move.SURRENDER: _("Surrender"),
     Move.INSURE: _("Take insurance"),
     Move.DECLINE: _("No insurance"),
-}
-RANK_LABELS: dict[str, Promise] = {
-    "A": pgettext_lazy("card", "ace"),
-    "2": pgettext_lazy("card", "two"),
-    "3": pgettext_lazy("card", "three"),
-    "4": pgettext_lazy("card", "four"),
-    "5": pgettext_lazy("card", "five"),
-    "6": pgettext_lazy("card", "six"),
-    "7": pgettext_lazy("card", "seven"),
-    "8": pgettext_lazy("card", "eight"),
-    "9": pgettext_lazy("card", "nine"),
-    "10": pgettext_lazy("card", "ten"),
-    "J": pgettext_lazy("card", "jack"),
-    "Q": pgettext_lazy("card", "queen"),
-    "K": pgettext_lazy("card", "king"),
-}
-SUIT_LABELS: dict[str, Promise] = {
-    "s": pgettext_lazy("card", "spades"),
-    "h": pgettext_lazy("card", "hearts"),
-    "d": pgettext_lazy("card", "diamonds"),
-    "c": pgettext_lazy("card", "clubs"),
 }
 # Anchors of the article sections the "why" line links to (filled by the articles issue).
 ARTICLE_ANCHORS: dict[str, str] = {
@@ -68,8 +47,7 @@ class CardView:
     suit: str
     symbol: str
     red: bool
-    rank_name: Promise
-    suit_name: Promise
+    name: Promise  # for screen readers: "ace of spades", a whole phrase in each language
 
 
 def card_view(code: str) -> CardView:
@@ -79,8 +57,7 @@ def card_view(code: str) -> CardView:
         suit=card.suit.value,
         symbol=card.suit.symbol,
         red=card.suit.is_red,
-        rank_name=RANK_LABELS[card.rank],
-        suit_name=SUIT_LABELS[card.suit.value],
+        name=CARD_NAMES[card.code],
     )
 
 

@@ -11,6 +11,7 @@ from random import Random
 from typing import Any
 
 from django.db import connection, transaction
+from django.db.models import Case, DateTimeField, F, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -122,38 +123,45 @@ LEITNER_INTERVALS: dict[int, timedelta] = {
 }
 
 
-def weak_spot_update(*, decision: Decision, hand_points: Sequence[int]) -> WeakSpot | None:
+def weak_spot_update(*, decision: Decision, hand_points: Sequence[int]) -> None:
     """Move the decision's chart cell between Leitner boxes: a miss sends it to box 1 (and
-    makes it a weak spot if it was not one), a right answer moves it up a box, out after 5."""
+    makes it a weak spot if it was not one), a right answer moves it up a box, out after 5.
+
+    Always two queries, whatever the cell's state, so that a round at the table costs the
+    same number of queries per move: a miss is an upsert (insert, or back to box 1) and then
+    one more miss counted; a right answer deletes the cell if it was in the last box and
+    moves it up a box otherwise (no row: nothing changes).  The upsert also makes two
+    simultaneous misses of one new cell safe: neither fails on the unique constraint.
+    """
     if decision.category == Decision.Category.INSURANCE:
-        return None
+        return
     cell = {
         "user": decision.user,
         "chart_kind": decision.chart_kind,
         "chart_row": decision.chart_row,
         "dealer_points": decision.dealer_points,
     }
+    spots = WeakSpot.objects.filter(**cell)
     now = timezone.now()
     if not decision.correct:
-        spot, _created = WeakSpot.objects.get_or_create(
-            **cell, defaults={"due_at": now, "example": list(hand_points)}
+        WeakSpot.objects.bulk_create(
+            [WeakSpot(**cell, box=1, misses=0, due_at=now, example=list(hand_points))],
+            update_conflicts=True,
+            unique_fields=list(cell),
+            update_fields=["box", "due_at", "example"],
         )
-        spot.box = 1
-        spot.misses += 1
-        spot.due_at = now
-        spot.example = list(hand_points)
-        spot.save()
-        return spot
-    spot = WeakSpot.objects.filter(**cell).first()
-    if spot is None:
-        return None
-    if spot.box >= max(LEITNER_INTERVALS):
-        spot.delete()
-        return None
-    spot.box += 1
-    spot.due_at = now + LEITNER_INTERVALS[spot.box]
-    spot.save(update_fields=["box", "due_at"])
-    return spot
+        spots.update(misses=F("misses") + 1)
+        return
+    last = max(LEITNER_INTERVALS)
+    spots.filter(box__gte=last).delete()
+    spots.update(
+        box=F("box") + 1,
+        due_at=Case(
+            *(When(box=box - 1, then=Value(now + wait)) for box, wait in LEITNER_INTERVALS.items()),
+            default=Value(now),
+            output_field=DateTimeField(),
+        ),
+    )
 
 
 # --- the drill: deal and answer --------------------------------------------------------------

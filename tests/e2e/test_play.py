@@ -125,16 +125,18 @@ def test_reload_in_the_middle_of_a_round_resumes_it(page, live_server, scribes, 
 
 
 def test_top_up_when_broke(page, live_server, scribes, player, axe_check, screenshot):
-    wallet = Wallet.objects.create(user=player, balance=Decimal(0))
+    # 50 debens: enough for a variant's 1-200 table, too little for any house table.
+    wallet = Wallet.objects.create(user=player, balance=Decimal(50))
     wallet.entries.create(kind="opening", amount=Decimal(1000), balance_after=Decimal(1000))
-    wallet.entries.create(kind="bet", amount=Decimal(-1000), balance_after=Decimal(0))
+    wallet.entries.create(kind="bet", amount=Decimal(-950), balance_after=Decimal(50))
     sign_in(page, live_server, player)
     page.goto(f"{live_server.url}/en/play/")
-    expect(page.locator(".lobby-hero .balance")).to_have_text("0")
+    expect(page.locator(".lobby-hero .balance")).to_have_text("50")
+    expect(page.locator(".top-up-rule")).to_contain_text("below 100 debens")
     axe_check(page)
     screenshot(page, "play-lobby-1280")
     page.get_by_role("button", name="Free top-up: 1,000 debens").click()
-    expect(page.locator(".lobby-hero .balance")).to_have_text("1,000")
+    expect(page.locator(".lobby-hero .balance")).to_have_text("1,050")
     expect(page.get_by_role("button", name="Free top-up: 1,000 debens")).to_have_count(0)
 
 

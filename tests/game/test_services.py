@@ -7,6 +7,7 @@ from random import Random
 
 import pytest
 from django.db.models import Sum
+from django.utils import translation
 
 from blackjack.round import from_json
 from game import services
@@ -282,17 +283,32 @@ def test_the_shoe_is_reshuffled_below_the_cut(learner, tables):
     assert Seat.objects.get(pk=seat.pk).shoe["decks"] == 6
 
 
-def test_top_up_only_when_no_table_can_be_played(learner, tables, rig):
-    with pytest.raises(PlayError) as err:
+def test_top_up_only_below_the_scribes_minimum(learner, tables, rig):
+    with translation.override("en"), pytest.raises(PlayError) as err:
         wallet_top_up(user=learner)
     assert err.value.code == "top_up_not_due"
+    assert str(err.value.message) == (
+        "A top-up is given only when your balance is below 100 debens, the smallest bet at"
+        " the Scribes' table."
+    )
     rig(learner, tables["scribes"], boxes=["10s 9d"], dealer="10h Ac")
-    round_deal(user=learner, table=tables["scribes"], bets={0: 1000})
-    assert books(learner) == Decimal(0)
-    assert services.top_up_due(balance=Decimal(0))
+    round_deal(user=learner, table=tables["scribes"], bets={0: 900})
+    assert books(learner) == Decimal(100)
+    with pytest.raises(PlayError):  # 100 still sits at the Scribes' table
+        wallet_top_up(user=learner)
+    rig(learner, tables["sixdeck"], boxes=["10s 9d"], dealer="10h Ac")
+    round_deal(user=learner, table=tables["sixdeck"], bets={0: 50})
+    assert books(learner) == Decimal(50)  # enough for the 1-200 table, not for a house table
     wallet_top_up(user=learner)
     assert kinds(learner)[-1] == ("top-up", Decimal(1000))
-    assert books(learner) == Decimal(1000)
+    assert books(learner) == Decimal(1050)
+
+
+@pytest.mark.parametrize(
+    ("balance", "due"), [("0", True), ("99.99", True), ("100", False), ("1000", False)]
+)
+def test_top_up_is_due_below_the_cheapest_house_table(balance, due):
+    assert services.top_up_due(balance=Decimal(balance)) is due
 
 
 # --- the other presets' rule paths --------------------------------------------------------
@@ -361,3 +377,15 @@ def test_to_decimal_refuses_to_round():
     assert services.to_decimal(Fraction(15, 2)) == Decimal("7.50")
     with pytest.raises(ValueError):
         services.to_decimal(Fraction(1, 3))
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_state_from_json_reads_what_the_engine_reads(seed):
+    from blackjack.round import Shoe, start_round, to_json
+    from blackjack.rules import PRESETS
+
+    shoe = Shoe.shuffled(PRESETS["thoth"], Random(seed))
+    state = start_round(rules=PRESETS["thoth"], bets={0: 100, 3: 50}, shoe=shoe)
+    data = to_json(state)
+    assert services.state_from_json(data) == from_json(data)
+    assert services.state_from_json(data).shoe.cards == shoe.cards

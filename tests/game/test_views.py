@@ -11,8 +11,9 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.html import escape
 
-from game import services
+from game import selectors, services
 from game.models import Round, Wallet
+from trainer.models import Decision
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 # The hole card of the rigged rounds, and the filler that stands for the undealt shoe.
@@ -57,8 +58,19 @@ def test_lobby_lists_the_tables_and_the_balance(client, tables):
 
 def test_lobby_offers_the_top_up_when_due(logged_in, learner, tables):
     services.wallet_get_or_create(user=learner)
-    Wallet.objects.filter(user=learner).update(balance=Decimal("0.50"))
-    assert "Free top-up" in logged_in.get(en("game:lobby")).content.decode()
+    Wallet.objects.filter(user=learner).update(balance=Decimal("99.50"))
+    html = logged_in.get(en("game:lobby")).content.decode()
+    assert "Free top-up" in html
+    assert "When your balance falls below 100 debens, the smallest bet at the Scribes" in html
+
+
+def test_a_top_up_not_due_is_refused_with_a_translated_message(logged_in, learner, tables):
+    services.wallet_get_or_create(user=learner)
+    response = logged_in.post("/uk/play/top-up/", {"next": "/uk/play/"}, follow=True)
+    with translation.override("uk"):
+        expected = str(services.TOP_UP_NOT_DUE) % {"minimum": "100"}
+    assert expected.startswith("Поповнення") and escape(expected) in response.content.decode()
+    assert Wallet.objects.get(user=learner).balance == Decimal(1000)
 
 
 def test_variant_picker_leads_to_the_preset_table(client, tables):
@@ -222,9 +234,9 @@ def test_moves_cost_a_constant_number_of_queries(logged_in, learner, tables, rig
         assert response.status_code == 200
         counts.append(len(ctx.captured_queries))
     assert len(set(counts)) == 1, counts
-    with CaptureQueriesContext(connection) as ctx:  # the last move also settles and pays
+    with CaptureQueriesContext(connection) as ctx:  # the last move also settles: a loss
         logged_in.post(move_url(rnd), {"move": "stand", "seq": 4}, **HTMX)
-    assert len(ctx.captured_queries) <= counts[0] + 4
+    assert len(ctx.captured_queries) == counts[0] + 1  # the shoe goes back to the seat
 
 
 def test_a_move_stays_under_the_query_budget(
@@ -246,6 +258,23 @@ def test_review_after_the_round(logged_in, learner, tables, rig):
     html = logged_in.post(move_url(rnd), {"move": "stand", "seq": 0}, **HTMX).content.decode()
     assert "Your decisions" in html
     assert "You lost 100 debens." in html
+    # Standing on 10-6 against a ten costs 0.6346 % of the bet (analyze(thoth, [10, 6], 10)).
+    d = Decision.objects.get()
+    assert round(100 * d.ev_lost, 2) == 0.63
+    assert "−0.63 % of the bet (−0.63 debens)" in html
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [
+        ("en", "−22.39 % of the bet (−44.78 debens)"),
+        ("uk", "−22,39 % ставки (−44,78 дебенів)"),
+        ("cs", "−22,39 % sázky (−44,78 debenů)"),
+    ],
+)
+def test_ev_lost_reads_as_a_share_of_the_bet_and_debens(lang, text):
+    with translation.override(lang):
+        assert selectors.ev_lost_text(0.2239, Decimal(200)) == text
 
 
 def test_history_lists_rounds_with_every_card(logged_in, learner, tables, rig):

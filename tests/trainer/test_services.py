@@ -154,6 +154,29 @@ def test_weak_spots_move_through_leitner_boxes(user):
     assert not WeakSpot.objects.exists()  # right five times in a row: retired
 
 
+@pytest.mark.parametrize("box", [None, 1, 3, 5])
+@pytest.mark.parametrize("choice", [Move.STAND, Move.HIT])
+def test_a_decision_costs_the_same_queries_whatever_its_weak_spot(
+    user, box, choice, django_assert_num_queries
+):
+    """One insert of the decision and two queries of Leitner boxes, in every case, so that
+    a move at the table costs a constant number of queries."""
+    if box is not None:
+        WeakSpot.objects.create(
+            user=user, chart_kind="hard", chart_row=16, dealer_points=10, box=box, misses=1,
+            due_at=timezone.now(), example=[10, 6],
+        )  # fmt: skip
+    with django_assert_num_queries(3):
+        _record(user, "10s 6d", "10h", choice, {Move.STAND: -0.54, Move.HIT: -0.53}, Move.HIT)
+    spot = WeakSpot.objects.filter(user=user).first()
+    if choice == Move.STAND:  # a miss: box 1, one more miss
+        assert spot is not None and (spot.box, spot.misses) == (1, 1 if box is None else 2)
+    elif box is None or box == 5:  # right: nothing to move, or retired
+        assert spot is None
+    else:
+        assert spot is not None and (spot.box, spot.misses) == (box + 1, 1)
+
+
 def test_weak_spots_focus_deals_the_missed_cell(user, thoth_tables):
     ev = {Move.STAND: -0.54, Move.HIT: -0.53}
     _record(user, "10s 6d", "10h", Move.STAND, ev, Move.HIT)

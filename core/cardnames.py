@@ -1,5 +1,6 @@
 """Card names for screen readers, one whole phrase per card so each language can word it its
-own way (a rank and a suit glued together would not agree in every language)."""
+own way (a rank and a suit glued together would not agree in every language).  The table and
+the drills both name their cards from here."""
 
 from __future__ import annotations
 
