@@ -75,6 +75,14 @@ def fmt(amount: Decimal | int) -> str:
     return number_format(value, decimal_pos=places, use_l10n=True, force_grouping=True)
 
 
+def chip_face(value: int) -> str:
+    """What a chip's face shows: 100, 500, then 1K, 5K … 500K, as on real chips, so that the
+    value fits the disc; the full amount is read to screen readers beside it."""
+    if value >= 1000 and value % 1000 == 0:
+        return f"{value // 1000}K"
+    return str(value)
+
+
 def table_name(table: Table) -> str:
     return str(TABLE_NAMES.get(table.slug, table.slug))
 
@@ -456,7 +464,10 @@ def table_context(
         "top_up_minimum": fmt(top_up_threshold()),
         "round": rnd,
         "view": view,
-        "chips": [{"value": c, "label": fmt(c), "tier": i} for i, c in enumerate(chips)],
+        "chips": [
+            {"value": c, "face": chip_face(c), "label": fmt(c), "tier": i}
+            for i, c in enumerate(chips)
+        ],
         "bet_boxes": boxes,
         "levels": [(k, str(v)) for k, v in LEVEL_NAMES.items()],
         "shoe_left": shoe_left,

@@ -10,7 +10,7 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from game.selectors import CardView
+from game.selectors import CardView, chip_face, fmt
 
 register = template.Library()
 
@@ -32,3 +32,21 @@ def card(c: CardView, small: bool = False) -> SafeString:
         c.rank,
         c.suit,
     )
+
+
+@register.simple_tag
+def chip(value: int, tier: int) -> SafeString:
+    """A chip: its short face for the eye, its full amount for screen readers."""
+    return format_html(
+        '<span class="chip chip-tier-{}"><span aria-hidden="true">{}</span>'
+        '<span class="visually-hidden">{}</span></span>',
+        tier,
+        chip_face(value),
+        fmt(value),
+    )
+
+
+@register.filter
+def debens(amount: int) -> str:
+    """An amount grouped as the visitor's language writes numbers (5 000, 5,000)."""
+    return fmt(amount)
