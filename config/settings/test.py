@@ -3,6 +3,8 @@
 ``DATABASE_URL`` is respected, so the same suite runs on SQLite and on PostgreSQL.
 """
 
+import os
+
 from config.settings.base import *  # noqa: F403
 
 DEBUG = False
@@ -19,3 +21,12 @@ STORAGES = {
 STATIC_ROOT = None
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
+
+# Each test run gets a database and cache namespace of its own, so that two runs at once on one
+# PostgreSQL or Redis server (a developer's and a CI's) never drop each other's test database.
+_RUN = os.getpid()
+if DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":  # noqa: F405
+    _name = DATABASES["default"]["NAME"]  # noqa: F405
+    DATABASES["default"]["TEST"] = {"NAME": f"test_{_name}_{_RUN}"}  # noqa: F405
+for _cache in CACHES.values():  # noqa: F405
+    _cache["KEY_PREFIX"] = f"test{_RUN}"
