@@ -11,7 +11,6 @@ from random import Random
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Case, DateTimeField, F, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -135,33 +134,39 @@ def weak_spot_update(*, decision: Decision, hand_points: Sequence[int]) -> None:
     """
     if decision.category == Decision.Category.INSURANCE:
         return
-    cell = {
-        "user": decision.user,
-        "chart_kind": decision.chart_kind,
-        "chart_row": decision.chart_row,
-        "dealer_points": decision.dealer_points,
-    }
-    spots = WeakSpot.objects.filter(**cell)
+    key = [decision.user_id, decision.chart_kind, decision.chart_row, decision.dealer_points]
     now = timezone.now()
-    if not decision.correct:
-        WeakSpot.objects.bulk_create(
-            [WeakSpot(**cell, box=1, misses=0, due_at=now, example=list(hand_points))],
-            update_conflicts=True,
-            unique_fields=list(cell),
-            update_fields=["box", "due_at", "example"],
-        )
-        spots.update(misses=F("misses") + 1)
-        return
-    last = max(LEITNER_INTERVALS)
-    spots.filter(box__gte=last).delete()
-    spots.update(
-        box=F("box") + 1,
-        due_at=Case(
-            *(When(box=box - 1, then=Value(now + wait)) for box, wait in LEITNER_INTERVALS.items()),
-            default=Value(now),
-            output_field=DateTimeField(),
-        ),
-    )
+    adapt = connection.ops.adapt_datetimefield_value
+    # Plain statements, written out once, rather than ORM queries compiled on every move.
+    with connection.cursor() as cursor:
+        if not decision.correct:
+            example = _EXAMPLE.get_db_prep_save(list(hand_points), connection)
+            cursor.execute(_MISS_SQL, [*key, adapt(now), example])
+            cursor.execute(_COUNT_MISS_SQL, key)
+            return
+        cursor.execute(_RETIRE_SQL, [*key, max(LEITNER_INTERVALS)])
+        dues = [adapt(now + wait) for wait in LEITNER_INTERVALS.values()]
+        cursor.execute(_PROMOTE_SQL, [*dues, adapt(now), *key])
+
+
+_EXAMPLE = WeakSpot._meta.get_field("example")
+_CELL = "user_id, chart_kind, chart_row, dealer_points"
+_CELL_WHERE = "WHERE user_id = %s AND chart_kind = %s AND chart_row = %s AND dealer_points = %s"
+# A miss: the cell (back) in box 1, due now, with the missed hand as its example; then one
+# more miss counted.
+_MISS_SQL = (
+    f"INSERT INTO {WeakSpot._meta.db_table} ({_CELL}, box, misses, due_at, example)"
+    f" VALUES (%s, %s, %s, %s, 1, 0, %s, %s) ON CONFLICT ({_CELL}) DO UPDATE SET"
+    " box = EXCLUDED.box, due_at = EXCLUDED.due_at, example = EXCLUDED.example"
+)
+_COUNT_MISS_SQL = f"UPDATE {WeakSpot._meta.db_table} SET misses = misses + 1 {_CELL_WHERE}"
+# A right answer: out after the last box; else from box b to b + 1, due after b + 1's interval.
+_RETIRE_SQL = f"DELETE FROM {WeakSpot._meta.db_table} {_CELL_WHERE} AND box >= %s"
+_PROMOTE_SQL = (
+    f"UPDATE {WeakSpot._meta.db_table} SET box = box + 1, due_at = CASE box "
+    + " ".join(f"WHEN {box - 1} THEN %s" for box in LEITNER_INTERVALS)
+    + f" ELSE %s END {_CELL_WHERE}"
+)
 
 
 # --- the drill: deal and answer --------------------------------------------------------------
