@@ -131,8 +131,16 @@ def parse_points(text: str) -> int:
 
 
 def one_deck() -> list[Card]:
-    """The 52 cards of one deck, in a fixed order."""
-    return [Card(rank, suit) for suit in Suit for rank in RANKS]
+    """The 52 cards of one deck, in a fixed order: a new list of the same (immutable) cards,
+    made once, since every fresh shoe starts from it.
+
+    >>> len(one_deck()), str(one_deck()[0]), one_deck() is one_deck()
+    (52, 'A♠', False)
+    """
+    return list(_ONE_DECK)
+
+
+_ONE_DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank in RANKS)
 
 
 def new_shoe(decks: int, rng: Random | None = None) -> list[Card]:
