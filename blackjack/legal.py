@@ -107,18 +107,22 @@ def _compute_rule_verdicts(state: RoundState) -> Verdicts:
     if phase is _INSURANCE_PHASE:
         return _INSURANCE_MEMO
     seat, h = turn
-    box = state.box(seat)
+    for box in state.boxes:  # state.box(seat), inline: asked for every new hand in turn
+        if box[0] == seat:
+            break
+    else:
+        raise KeyError(f"no bet on box {seat}")
     rules = state.rules
-    hands = box.hands
+    hands = box[2]
     hand = hands[h]
-    cards = hand.cards
+    cards = hand[0]
     if len(cards) != 2:
         return later_verdicts(rules)  # a hand in turn holds less than 21
     first, second = cards
     r1, r2 = first.rank, second.rank
     # The verdicts depend only on this description of the hand: looked up by it, they cost a
     # tuple and a dictionary probe, not the points, the pair test and the two-card key.
-    key = (r1, r2, len(hands), hand.from_split, hand.split_aces, state.dealer[0].rank)
+    key = (r1, r2, len(hands), hand[3], hand[4], state.dealer[0].rank)  # from_split, split_aces
     per_rules = _STATE_MEMOS.get(id(rules))
     if per_rules is None or per_rules[0] is not rules:
         if len(_STATE_MEMOS) >= 64:  # rule sets built per request: keep the memo small
