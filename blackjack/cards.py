@@ -131,8 +131,16 @@ def parse_points(text: str) -> int:
 
 
 def one_deck() -> list[Card]:
-    """The 52 cards of one deck, in a fixed order."""
-    return [Card(rank, suit) for suit in Suit for rank in RANKS]
+    """The 52 cards of one deck, in a fixed order: a new list of the same (immutable) cards,
+    made once, since every fresh shoe starts from it.
+
+    >>> len(one_deck()), str(one_deck()[0]), one_deck() is one_deck()
+    (52, 'A♠', False)
+    """
+    return list(_ONE_DECK)
+
+
+_ONE_DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank in RANKS)
 
 
 def new_shoe(decks: int, rng: Random | None = None) -> list[Card]:
@@ -142,8 +150,33 @@ def new_shoe(decks: int, rng: Random | None = None) -> list[Card]:
     The first card to be dealt is the *last* element, so dealing is ``list.pop()``.
     """
     cards = one_deck() * decks
-    (rng if rng is not None else secrets.SystemRandom()).shuffle(cards)
+    if type(rng) is Random:
+        shuffle_like_random(cards, rng)
+    else:
+        (rng if rng is not None else secrets.SystemRandom()).shuffle(cards)
     return cards
+
+
+def shuffle_like_random(items: list[Card], rng: Random) -> None:
+    """``rng.shuffle(items)``, the same draws and the same order, at twice the speed.
+
+    A simulation shuffles a fresh shoe every few dozen rounds; ``Random.shuffle`` spends half
+    its time in a method call per card.  This is its loop (Python 3.11: Fisher–Yates, each
+    index by ``getrandbits`` with rejection) with the call inlined.  Only for a plain
+    :class:`random.Random`; a test checks it against ``Random.shuffle`` itself.
+
+    >>> a, b = list(one_deck()), list(one_deck())
+    >>> shuffle_like_random(a, Random(7)); Random(7).shuffle(b); a == b
+    True
+    """
+    getrandbits = rng.getrandbits
+    for i in reversed(range(1, len(items))):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
 
 
 # --- Compositions: counts by points, the form the mathematics works with -----------------

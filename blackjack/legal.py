@@ -107,26 +107,46 @@ def _compute_rule_verdicts(state: RoundState) -> Verdicts:
     if phase is _INSURANCE_PHASE:
         return _INSURANCE_MEMO
     seat, h = turn
-    box = state.box(seat)
+    for box in state.boxes:  # state.box(seat), inline: asked for every new hand in turn
+        if box[0] == seat:
+            break
+    else:
+        raise KeyError(f"no bet on box {seat}")
     rules = state.rules
-    hands = box.hands
+    hands = box[2]
     hand = hands[h]
-    cards = hand.cards
+    cards = hand[0]
     if len(cards) != 2:
         return later_verdicts(rules)  # a hand in turn holds less than 21
     first, second = cards
-    a, b = RANK_POINTS[first.rank], RANK_POINTS[second.rank]
-    pair = first.rank == second.rank if rules.pairs_by is _BY_RANK else a == b
-    return two_card_verdicts(
-        rules,
-        a + b,
-        a == 1 or b == 1,
-        pair,
-        len(hands),
-        hand.from_split,
-        hand.split_aces,
-        state.dealer[0].rank == "A",
-    )
+    r1, r2 = first.rank, second.rank
+    # The verdicts depend only on this description of the hand: looked up by it, they cost a
+    # tuple and a dictionary probe, not the points, the pair test and the two-card key.
+    key = (r1, r2, len(hands), hand[3], hand[4], state.dealer[0].rank)  # from_split, split_aces
+    per_rules = _STATE_MEMOS.get(id(rules))
+    if per_rules is None or per_rules[0] is not rules:
+        if len(_STATE_MEMOS) >= 64:  # rule sets built per request: keep the memo small
+            _STATE_MEMOS.clear()
+        per_rules = _STATE_MEMOS[id(rules)] = (rules, {})
+    memo = per_rules[1].get(key)
+    if memo is None:
+        a, b = RANK_POINTS[r1], RANK_POINTS[r2]
+        pair = r1 == r2 if rules.pairs_by is _BY_RANK else a == b
+        memo = per_rules[1][key] = two_card_verdicts(
+            rules,
+            a + b,
+            a == 1 or b == 1,
+            pair,
+            len(hands),
+            hand.from_split,
+            hand.split_aces,
+            key[5] == "A",
+        )
+    return memo
+
+
+# Keyed like ``_TWO_CARD_MEMOS`` below: the rule set's id, the entry holding the rule set.
+_STATE_MEMOS: dict[int, tuple[Rules, dict[tuple[str, str, int, bool, bool, str], Verdicts]]] = {}
 
 
 def two_card_verdicts(

@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Protocol
 
@@ -101,6 +101,21 @@ class Chart:
 
     rules: Rules
     cells: dict[CellKey, Cell]
+    # Each cell's moves, best first by its EVs (ties to the earlier in MOVE_ORDER): the pick
+    # among the legal moves is then the first legal one, not a ``max`` over the EVs per call.
+    _orders: dict[CellKey, tuple[Move, ...]] = field(
+        init=False, repr=False, compare=False, default_factory=dict
+    )
+    # The pick per (cell, legal set), filled as asked: few legal sets occur, so it stays small.
+    _picks: dict[tuple[CellKey, frozenset[Move]], Move] = field(
+        init=False, repr=False, compare=False, default_factory=dict
+    )
+
+    def __post_init__(self) -> None:
+        for key, cell in self.cells.items():
+            ev = cell.ev
+            moves = [m for m in MOVE_ORDER if m in ev]
+            self._orders[key] = tuple(sorted(moves, key=lambda m: (-ev[m], MOVE_ORDER.index(m))))
 
     def cell(self, kind: str, row: int, up: int) -> Cell:
         return self.cells[(kind, row, up)]
@@ -113,13 +128,37 @@ class Chart:
         >>> chart.move_for([5, 6], 6, frozenset({Move.HIT, Move.STAND}))
         <Move.HIT: 'hit'>
         """
-        kind, row = cell_key_for(self.rules, hand)
-        return self._pick(self.cells[(kind, row, up)], legal)
+        if len(hand) == 2 and hand[0] == hand[1]:
+            key: CellKey = ("pair", hand[0], up)
+        else:
+            hard = sum(hand)
+            if 1 in hand and hard <= 11:
+                key = ("soft", max(hard + 10, 13), up)
+            elif hard > 21:
+                raise ValueError("the hand is bust")
+            else:
+                key = ("hard", max(hard, 5), up)
+        move = self._picks.get((key, legal))
+        if move is None:
+            move = self._picks[(key, legal)] = self._pick_ordered(key, legal)
+        return move
 
     def move_for_total(self, total: int, soft: bool, up: int, legal: frozenset[Move]) -> Move:
         """The move of the hard or soft row of ``total`` (for hands of three or more cards)."""
-        kind, row = ("soft", max(total, 13)) if soft else ("hard", max(total, 5))
-        return self._pick(self.cells[(kind, row, up)], legal)
+        key: CellKey = ("soft", max(total, 13), up) if soft else ("hard", max(total, 5), up)
+        move = self._picks.get((key, legal))
+        if move is None:
+            move = self._picks[(key, legal)] = self._pick_ordered(key, legal)
+        return move
+
+    def _pick_ordered(self, key: CellKey, legal: frozenset[Move]) -> Move:
+        """The first legal move of the cell's preference order: what :meth:`_pick` gives."""
+        if key not in self._orders:  # cells added after construction
+            return self._pick(self.cells[key], legal)
+        for move in self._orders[key]:
+            if move in legal:
+                return move
+        return Move.STAND if Move.STAND in legal else min(legal, key=MOVE_ORDER.index)
 
     @staticmethod
     def _pick(cell: Cell, legal: frozenset[Move]) -> Move:

@@ -3,7 +3,7 @@ from random import Random
 
 import pytest
 
-from blackjack.cards import one_deck, parse_cards
+from blackjack.cards import new_shoe, one_deck, parse_cards, shuffle_like_random
 from blackjack.round import Phase, Shoe, ShoeExhausted, prepare_shoe, start_round
 from blackjack.rules import PRESETS, Rules
 from tests.blackjack.helpers import deal, play
@@ -96,3 +96,21 @@ def test_from_cards_deals_in_the_given_order():
     assert dealt == cards
     with pytest.raises(ShoeExhausted):
         shoe.deal()
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 99, 2**40 + 3])
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 52, 104, 312, 416])
+def test_fast_shuffle_draws_exactly_as_random_shuffle(seed, size):
+    cards = (one_deck() * 8)[:size]
+    fast, slow = list(cards), list(cards)
+    fast_rng, slow_rng = Random(seed), Random(seed)
+    shuffle_like_random(fast, fast_rng)
+    slow_rng.shuffle(slow)
+    assert fast == slow
+    assert fast_rng.getstate() == slow_rng.getstate()  # the same draws, not only the same order
+
+
+def test_new_shoe_of_a_seeded_random_is_its_shuffle():
+    expected = one_deck() * 6
+    Random(5).shuffle(expected)
+    assert new_shoe(6, Random(5)) == expected

@@ -1,9 +1,11 @@
 """Charts, the best move, house edges against published figures, and the AI levels."""
 
+import itertools
 import json
 
 import pytest
 
+from blackjack.ev import MOVE_ORDER
 from blackjack.moves import Move
 from blackjack.rules import PRESETS, Peek, Rules, Surrender
 from blackjack.store import MemoryStore, table_key
@@ -12,11 +14,13 @@ from blackjack.strategy import (
     HARD,
     NORMAL,
     POLICIES,
+    UPS,
     Cell,
     Chart,
     basic_chart,
     best_move,
     build_cell,
+    cell_key_for,
     house_edge,
     rule_effects,
     rule_variations,
@@ -273,3 +277,51 @@ def test_rule_effects_have_the_familiar_signs_and_sizes(request):
     assert effects["--decks 1"] > effects["--decks 2"] > 0 > effects["--decks 8"]
     assert effects["--double 10-11"] < effects["--double 9-11"] < 0
     assert effects["--peek none"] < 0
+
+
+def _all_legal_sets():
+    return [
+        frozenset(subset)
+        for size in range(1, len(MOVE_ORDER) + 1)
+        for subset in itertools.combinations(MOVE_ORDER, size)
+    ]
+
+
+@pytest.mark.parametrize("rules", [THOTH, Rules(decks=1, surrender=Surrender.LATE)])
+def test_precomputed_pick_matches_the_max_over_evs_on_every_cell_and_legal_set(rules):
+    chart = basic_chart(rules)
+    checked = 0
+    for kind, row, up in chart.cells:
+        cell = chart.cell(kind, row, up)
+        for legal in _all_legal_sets():
+            expected = Chart._pick(cell, legal)
+            if kind == "pair":
+                assert chart.move_for([row, row], up, legal) == expected
+            else:
+                assert chart.move_for_total(row, kind == "soft", up, legal) == expected
+            checked += 1
+    assert checked == len(chart.cells) * (2 ** len(MOVE_ORDER) - 1)
+
+
+def test_precomputed_pick_breaks_ties_by_move_order():
+    evs = {Move.HIT: 0.0, Move.STAND: 0.0, Move.DOUBLE: 0.0}
+    fake = Chart(THOTH, {("hard", 11, 6): Cell(Move.HIT, evs)})
+    for legal in _all_legal_sets():
+        assert fake.move_for([5, 6], 6, legal) == Chart._pick(fake.cell("hard", 11, 6), legal)
+
+
+@pytest.mark.parametrize("up", UPS)
+def test_move_for_maps_every_hand_to_its_cell(chart, up):
+    hands = [[a, b] for a in range(1, 11) for b in range(1, 11)]
+    hands += [[a, b, c] for a in range(1, 11) for b in range(1, 11) for c in range(1, 11)]
+    for hand in hands:
+        if sum(hand) > 21 or (len(hand) == 2 and sorted(hand) == [1, 10]):
+            continue
+        kind, row = cell_key_for(THOTH, hand)
+        for legal in (HIT_STAND, FIRST_TWO, FIRST_TWO | {Move.SPLIT}):
+            assert chart.move_for(hand, up, legal) == Chart._pick(chart.cell(kind, row, up), legal)
+
+
+def test_move_for_refuses_a_bust_hand(chart):
+    with pytest.raises(ValueError, match="bust"):
+        chart.move_for([10, 10, 5], 6, HIT_STAND)
