@@ -40,6 +40,8 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from machine import describe  # noqa: E402  (bench/machine.py, beside this script)
+
 SEQ = re.compile(r'name="seq" value="(\d+)"')
 MOVE_URL = re.compile(r'hx-post="(/en/play/round/\d+/move/)"')
 BUTTON = re.compile(r'name="move" value="(\w+)" data-key="\w" class="move"( disabled)?>')
@@ -224,6 +226,7 @@ def main() -> int:
     p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000
     deals = sorted(stats.deals)
     d99 = deals[min(len(deals) - 1, int(len(deals) * 0.99))] * 1000 if deals else float("nan")
+    print(describe())
     print(f"load average before: {load_before}, after: {os.getloadavg()}")
     print(f"{args.players} players, {args.workers} gunicorn workers, think {args.think}s, "
           f"{args.seconds:.0f}s measured after {args.warmup:.0f}s warm-up")  # fmt: skip

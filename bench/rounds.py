@@ -1,9 +1,11 @@
 """Benchmark: complete five-box rounds through the real ``start_round`` / ``apply`` path.
 
-Run by hand: ``python bench/rounds.py [--seconds 5] [--rules thoth] [--profile]``.  Prints
-rounds per second on one core.  The players follow the basic-strategy chart of the rules
-(``blackjack.strategy.basic_chart``, computed or read from the store before the clock starts)
-and decline insurance; ``--naive`` makes them hit below 17 and stand otherwise instead.
+Run by hand: ``python bench/rounds.py [--seconds 3] [--runs 5] [--rules thoth] [--profile]``.
+Prints rounds per second on one core for each run and their median, beside a figure of this
+machine's Python speed (``sum(range(1000))``) so that figures from two machines compare.
+The players follow the basic-strategy chart of the rules (``blackjack.strategy.basic_chart``,
+computed or read from the store before the clock starts) and decline insurance; ``--naive``
+makes them hit below 17 and stand otherwise instead.
 """
 
 from __future__ import annotations
@@ -11,9 +13,12 @@ from __future__ import annotations
 import argparse
 import cProfile
 import pstats
+import statistics
 import time
 from collections.abc import Callable, Sequence
 from random import Random
+
+from machine import describe  # bench/machine.py, beside this script
 
 from blackjack.cards import Card
 from blackjack.hand import best_total
@@ -80,7 +85,8 @@ def run(rules: Rules, seconds: float, strategy: Strategy, seed: int = 1) -> tupl
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds of each run")
+    parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--rules", default="thoth", choices=sorted(PRESETS))
     parser.add_argument("--profile", action="store_true", help="print the top of a profile")
     parser.add_argument("--naive", action="store_true", help="players hit below 17, else stand")
@@ -97,9 +103,15 @@ def main() -> None:
         prof.disable()
         pstats.Stats(prof).sort_stats("tottime").print_stats(15)
         return
-    rounds, elapsed = run(rules, args.seconds, strategy)
     print(f"rules {args.rules}, five boxes, players: {name}")
-    print(f"{rounds} rounds in {elapsed:.2f} s of CPU: {rounds / elapsed:,.0f} rounds per second")
+    print(describe())
+    rates = []
+    for i in range(args.runs):
+        # Each run its own seed: the shoes differ, so the runs sample different hands.
+        rounds, elapsed = run(rules, args.seconds, strategy, seed=i + 1)
+        rates.append(rounds / elapsed)
+        print(f"run {i + 1}: {rounds} rounds in {elapsed:.2f} s of CPU, {rates[-1]:,.0f}/s")
+    print(f"median of {args.runs} runs: {statistics.median(rates):,.0f} rounds per second")
 
 
 if __name__ == "__main__":
