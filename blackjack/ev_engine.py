@@ -5,6 +5,7 @@ See :mod:`blackjack.ev` for the mass formulation, how splits are valued and the 
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from functools import cache
@@ -474,22 +475,28 @@ def dealer_cache(up: int, h17: bool) -> DealerCache:
 
 
 _ENGINES: OrderedDict[tuple[Rules, int, int], Engine] = OrderedDict()
+# The app's request threads and its background chart job share the engines: without the lock
+# one thread's eviction or clear_caches() between another's lookup and move_to_end() raised
+# KeyError.  Only the bookkeeping is locked; the engines compute outside it.
+_ENGINES_LOCK = threading.Lock()
 
 
 def engine_for(rules: Rules, up: int, chart: HandChart | None = None) -> Engine:
     """A shared engine per rule set, up card and chart, the most recent few kept."""
     key = (rules, up, id(chart))
-    eng = _ENGINES.get(key)
-    if eng is None or eng.chart is not chart:
-        eng = _ENGINES[key] = Engine(rules, up, chart)
-        while len(_ENGINES) > 48:
-            _ENGINES.popitem(last=False)
-    else:
-        _ENGINES.move_to_end(key)
-    return eng
+    with _ENGINES_LOCK:
+        eng = _ENGINES.get(key)
+        if eng is None or eng.chart is not chart:
+            eng = _ENGINES[key] = Engine(rules, up, chart)
+            while len(_ENGINES) > 48:
+                _ENGINES.popitem(last=False)
+        else:
+            _ENGINES.move_to_end(key)
+        return eng
 
 
 def clear_caches() -> None:
     """Forget every memoized EV and dealer vector (to free memory, or to time a cold start)."""
-    _ENGINES.clear()
-    _DEALERS.clear()
+    with _ENGINES_LOCK:
+        _ENGINES.clear()
+        _DEALERS.clear()

@@ -5,7 +5,7 @@ import pytest
 from blackjack.dealer import decode
 from blackjack.ev import decision_shoe
 from blackjack.ev_engine import Engine, clear_caches
-from blackjack.rules import Peek, Rules
+from blackjack.rules import PRESETS, Peek, Rules
 
 
 @pytest.mark.parametrize(
@@ -32,3 +32,37 @@ def test_solved_hands_equal_the_recursion(rules, pair, up):
     for code, hard, ace in states:
         want = recursive._play_code(code, sum(decode(code)), hard, ace)
         assert solved._play[2 * hard + ace][code] == pytest.approx(want, rel=0, abs=1e-12)
+
+
+def test_shared_engines_survive_threads_that_evict_and_clear():
+    """Request threads and the background chart job share the engines; one thread's eviction
+    or clear_caches() between another's lookup and its bookkeeping raised KeyError."""
+    import sys
+    import threading
+
+    from blackjack.ev_engine import engine_for
+
+    rules = PRESETS["thoth"]
+    errors: list[BaseException] = []
+
+    def work(offset: int) -> None:
+        try:
+            for n in range(5_000):
+                engine_for(rules, 1 + (n + offset) % 10)
+                if n % 50 == 0:
+                    clear_caches()
+        except BaseException as exc:  # reported by the assertion below
+            errors.append(exc)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible
+    try:
+        threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+        clear_caches()
+    assert errors == []
