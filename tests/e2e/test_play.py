@@ -209,3 +209,32 @@ def test_mouse_bet_then_enter_deals_and_enter_repeats_after_the_round(
     expect(page.locator(".play-error")).to_have_count(0)
     expect(page.locator(".status-bar .balance")).to_have_text("1,000")
 
+
+def test_phone_review_and_history_fit_360_in_ukrainian(
+    phone_page, live_server, scribes, player, axe_check, screenshot
+):
+    page = phone_page
+    rig(player, scribes, ["8s 8d"], "6h 10c", "3s 10d 10h 9c")
+    sign_in(page, live_server, player)
+    page.goto(f"{live_server.url}/uk/play/table/scribes/")
+    page.fill("#bet-0", "100")
+    page.click("[data-deal]")
+    expect(page.locator('button[data-key="p"]')).to_be_enabled()
+    press(page, "p")
+    expect(page.locator(".box-you .hand")).to_have_count(2)
+    press(page, "d")
+    expect(page.locator(".box-you .hand.active .total")).to_have_text("18")
+    press(page, "s")
+    expect(page.locator(".review tbody tr")).to_have_count(3)
+    page.wait_for_timeout(2500)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    axe_check(page)
+    screenshot(page, "play-review-360-uk")
+    page.goto(f"{live_server.url}/uk/play/history/")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    expect(page.locator("table.history td[data-label]").last).to_have_text("+300")
+    axe_check(page)
+    page.locator("table.history a").first.click()
+    expect(page.locator(".review tbody tr")).to_have_count(3)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    axe_check(page)
