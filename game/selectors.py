@@ -16,13 +16,13 @@ from django.db.models import QuerySet
 from django.utils.formats import number_format
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from accounts.models import User
 from blackjack.cards import Card
 from blackjack.moves import Move
 from blackjack.round import RoundState, player_view
-from blackjack.rules import Peek, Rules, Surrender
+from blackjack.rules import DoubleOn, PairsBy, Peek, Rules, Surrender
 from blackjack.serialize import money_from_json
 from core.cardnames import CARD_NAMES
 from game import ai
@@ -40,6 +40,9 @@ from trainer.display import MOVE_LABELS
 from trainer.templatetags.trainer_tags import signed
 
 MAX_DELAY = 24  # animation delay classes .delay-0 … .delay-24 in table.css
+# Marks that already end a sentence, in any of the site's languages (Armenian ends one with
+# the verjaket "։").
+SENTENCE_ENDS = (".", "!", "?", "…", "։")
 
 TABLE_NAMES: dict[str, Promise] = {
     "scribes": gettext_lazy("Scribes' table"),
@@ -75,6 +78,34 @@ def fmt(amount: Decimal | int) -> str:
     return number_format(value, decimal_pos=places, use_l10n=True, force_grouping=True)
 
 
+def fmt_signed(amount: Decimal | int) -> str:
+    """A win or a loss: "+200", "−150" (a true minus sign), "0".
+
+    >>> from django.utils import translation
+    >>> with translation.override("en"):
+    ...     fmt_signed(Decimal(1500)), fmt_signed(Decimal("-7.50")), fmt_signed(0)
+    ('+1,500', '−7.50', '0')
+    """
+    value = Decimal(amount)
+    if not value:
+        return fmt(value)
+    return ("+" if value > 0 else "−") + fmt(abs(value))
+
+
+def announcement(texts: list[str]) -> str:
+    """The lines of a move's news as one text for the live region, each a sentence ended in
+    the language's own full stop unless it has one already.
+
+    >>> from django.utils import translation
+    >>> with translation.override("hy"):
+    ...     announcement(["Տուփ 1՝ Կրկնապատկել", "Դուք պարտվեցիք 200 դեբեն։"])
+    'Տուփ 1՝ Կրկնապատկել։ Դուք պարտվեցիք 200 դեբեն։'
+    """
+    # Translators: the mark that ends a sentence (Armenian: ։).
+    end = pgettext("sentence end", ".")
+    return " ".join(t if t.endswith((*SENTENCE_ENDS, end)) else t + end for t in texts)
+
+
 def chip_face(value: int) -> str:
     """What a chip's face shows: 100, 500, then 1K, 5K … 500K, as on real chips, so that the
     value fits the disc; the full amount is read to screen readers beside it."""
@@ -88,14 +119,46 @@ def table_name(table: Table) -> str:
 
 
 def rules_line(rules: Rules) -> str:
-    """The rules of a table in one line: "6 decks · dealer stands on all 17 · 3:2 · …"."""
+    """The rules of a table in one line: "6 decks · dealer stands on all 17 · 3:2 · …".
+
+    The house rules' choices are always named; any other rule only where a table departs
+    from the house rules, so that a variant's line says everything that sets it apart.
+    """
+    house = Rules()
+    if rules.surrender is Surrender.NONE:
+        surrender = _("no surrender")
+    elif rules.surrender_vs_ace:
+        surrender = _("late surrender")
+    else:
+        surrender = _("late surrender, not against an ace")
     parts = [
         ngettext("%(n)d deck", "%(n)d decks", rules.decks) % {"n": rules.decks},
         _("dealer hits soft 17") if rules.dealer_hits_soft_17 else _("dealer stands on all 17"),
         f"{rules.blackjack_pays.numerator}:{rules.blackjack_pays.denominator}",
         _("double after split") if rules.double_after_split else _("no double after split"),
-        _("late surrender") if rules.surrender is Surrender.LATE else _("no surrender"),
+        surrender,
     ]
+    if rules.peek is Peek.ACE_ONLY:
+        parts.append(_("the dealer peeks under an ace only"))
+    if rules.double_on is DoubleOn.NINE_TO_ELEVEN:
+        parts.append(_("double on 9 to 11 only"))
+    elif rules.double_on is DoubleOn.TEN_TO_ELEVEN:
+        parts.append(_("double on 10 and 11 only"))
+    if not rules.double_soft:
+        parts.append(_("no double on soft hands"))
+    if rules.max_hands != house.max_hands:
+        parts.append(
+            ngettext("split to %(n)d hand at most", "split to %(n)d hands at most", rules.max_hands)
+            % {"n": rules.max_hands}
+        )
+    if rules.pairs_by is PairsBy.RANK:
+        parts.append(_("split pairs of equal rank only"))
+    if rules.resplit_aces:
+        parts.append(_("aces may be resplit"))
+    if rules.hit_split_aces:
+        parts.append(_("split aces may be hit"))
+    if rules.early_blackjack_payout:
+        parts.append(_("a blackjack against 2 to 9 is paid at once"))
     if rules.peek is Peek.NONE:
         parts.append(_("no hole card"))
     if not rules.insurance:
@@ -326,7 +389,7 @@ def round_view(
         turn_box=turn[0] + 1 if turn is not None else None,
         shoe_remaining=view["shoe_remaining"],
         log=log,
-        announcement=" ".join(t if t.endswith(".") else t + "." for t in texts),
+        announcement=announcement(texts),
         reshuffled=rnd.reshuffled,
         net=net,
         net_text=net_text,

@@ -161,7 +161,7 @@ def history(request: HtmxHttpRequest) -> HttpResponse:
         {
             "round": r,
             "table_name": selectors.table_name(r.seat.table),
-            "net": selectors.fmt(r.net),
+            "net": selectors.fmt_signed(r.net),
             "staked": selectors.fmt(r.staked),
         }
         for r in rounds

@@ -18,6 +18,10 @@
     var next = (parseInt(input.value, 10) || 0) + selectedChip(form);
     input.value = Math.min(next, max);
     input.dispatchEvent(new Event("change", { bubbles: true }));
+    // A mouse click (detail > 0) leaves the focus nowhere, so that Enter then deals as the
+    // Deal button says, instead of pressing the box again and adding a chip unseen.  From
+    // the keyboard (detail 0) the focus stays, to add more chips.
+    if (event.detail > 0) spot.blur();
   });
 
   function typing(target) {
@@ -47,6 +51,14 @@
     }
   });
 
+  // With DEBUG on, django-htmx's helper puts any 400 response in place of the whole page (to
+  // show Django's error page); a refused bet or move is a 400 on purpose, shown in the table,
+  // so keep those responses from reaching it.
+  document.body.addEventListener("htmx:beforeOnLoad", function (event) {
+    var status = event.detail.xhr.status;
+    if (status === 400 || status === 409) event.stopPropagation();
+  });
+
   // A refused move (400) or a repeated one (409) still shows the table as it stands.
   document.body.addEventListener("htmx:beforeSwap", function (event) {
     var status = event.detail.xhr.status;
@@ -56,12 +68,15 @@
     }
   });
 
-  // After a swap, put the focus on the first move that can be made, or on Deal.
+  // After a swap, put the focus on the first move that can be made; when a move has just ended
+  // the round, on "Repeat last bet" (the bet fields start empty, so Enter on Deal would only
+  // be refused); else on Deal.
   document.body.addEventListener("htmx:afterSettle", function (event) {
     var round = document.getElementById("round");
     if (!round || !round.contains(event.detail.elt)) return;
+    var over = round.querySelector(".round-result") && !round.querySelector(".play-error");
     var target = round.querySelector("button.move:not([disabled])") ||
-      round.querySelector("[data-deal]");
+      (over && round.querySelector("[data-repeat]")) || round.querySelector("[data-deal]");
     if (target) target.focus({ preventScroll: true });
   });
 })();

@@ -169,3 +169,72 @@ def test_phone_width_round_and_history(
     expect(page.locator(".full-log")).to_contain_text("Box 1: ace of spades")
     axe_check(page)
     screenshot(page, "play-history-360")
+
+
+def test_refused_bet_keeps_the_table_page_with_debug_on(
+    page, live_server, scribes, player, settings
+):
+    # With DEBUG on (``make run``), django-htmx's helper would put any 400 response in place
+    # of the whole page; a refused bet must still show inside the table.
+    settings.DEBUG = True
+    sign_in(page, live_server, player)
+    open_table(page, live_server)
+    page.fill("#bet-0", "5000")
+    page.click("[data-deal]")
+    expect(page.locator(".play-error")).to_have_text("Your balance cannot cover these bets.")
+    expect(page.locator("h1")).to_have_text("Scribes' table")
+    expect(page.locator(".site-header")).to_be_visible()
+    expect(page.locator("[data-deal]")).to_be_focused()
+
+
+def test_mouse_bet_then_enter_deals_and_enter_repeats_after_the_round(
+    page, live_server, scribes, player
+):
+    rig(player, scribes, ["10s 9d"], "10h 7c")
+    sign_in(page, live_server, player)
+    open_table(page, live_server)
+    page.locator(".chip-choice").first.click()
+    page.locator('.bet-spot[data-box="0"]').click()
+    expect(page.locator("#bet-0")).to_have_value("100")
+    page.keyboard.press("Enter")  # deals, as the Deal button says; no second chip on box 1
+    expect(page.locator(".actions legend")).to_have_text("Box 1 to play")
+    expect(page.locator(".box-you .stake")).to_have_text("100")
+    press(page, "s")
+    expect(page.locator(".round-result .net")).to_have_text("You won 100 debens.")
+    # The bet fields start empty again: the focus waits on "Repeat last bet", not on a Deal
+    # that would be refused.
+    expect(page.locator("[data-repeat]")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator(".actions legend")).to_have_text("Box 1 to play")
+    expect(page.locator(".play-error")).to_have_count(0)
+    expect(page.locator(".status-bar .balance")).to_have_text("1,000")
+
+
+def test_phone_review_and_history_fit_360_in_ukrainian(
+    phone_page, live_server, scribes, player, axe_check, screenshot
+):
+    page = phone_page
+    rig(player, scribes, ["8s 8d"], "6h 10c", "3s 10d 10h 9c")
+    sign_in(page, live_server, player)
+    page.goto(f"{live_server.url}/uk/play/table/scribes/")
+    page.fill("#bet-0", "100")
+    page.click("[data-deal]")
+    expect(page.locator('button[data-key="p"]')).to_be_enabled()
+    press(page, "p")
+    expect(page.locator(".box-you .hand")).to_have_count(2)
+    press(page, "d")
+    expect(page.locator(".box-you .hand.active .total")).to_have_text("18")
+    press(page, "s")
+    expect(page.locator(".review tbody tr")).to_have_count(3)
+    page.wait_for_timeout(2500)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    axe_check(page)
+    screenshot(page, "play-review-360-uk")
+    page.goto(f"{live_server.url}/uk/play/history/")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    expect(page.locator("table.history td[data-label]").last).to_have_text("+300")
+    axe_check(page)
+    page.locator("table.history a").first.click()
+    expect(page.locator(".review tbody tr")).to_have_count(3)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    axe_check(page)

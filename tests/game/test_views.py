@@ -84,8 +84,11 @@ def test_variant_picker_leads_to_the_preset_table(client, tables):
     [
         ("scribes", "6 decks · dealer stands on all 17 · 3:2 · double after split · no surrender"),
         ("sixdeck", "6 decks · dealer stands on all 17 · 3:2 · double after split"
-         " · late surrender"),
-        ("live", "8 decks · dealer stands on all 17 · 3:2 · no double after split · no surrender"),
+         " · late surrender, not against an ace · the dealer peeks under an ace only"
+         " · no double on soft hands · aces may be resplit"),
+        ("live", "8 decks · dealer stands on all 17 · 3:2 · no double after split · no surrender"
+         " · split to 2 hands at most · split pairs of equal rank only"
+         " · a blackjack against 2 to 9 is paid at once"),
         ("european", "6 decks · dealer stands on all 17 · 3:2 · double after split · no surrender"
          " · no hole card · no insurance"),
     ],
@@ -298,3 +301,39 @@ def test_top_up_view(logged_in, learner, tables):
     assert response.status_code == 303 and response.url == table_url()
     wallet.refresh_from_db()
     assert wallet.balance == Decimal(1000)
+
+
+@pytest.mark.parametrize(
+    ("lang", "texts", "spoken"),
+    [
+        ("en", ["Box 1: Stand", "You won 100 debens."], "Box 1: Stand. You won 100 debens."),
+        # Armenian ends a sentence with its own full stop, never with "։."
+        ("hy", ["Տուփ 1՝ Բավական է", "Դուք պարտվեցիք 200 դեբեն։"],
+         "Տուփ 1՝ Բավական է։ Դուք պարտվեցիք 200 դեբեն։"),
+    ],
+)  # fmt: skip
+def test_announcement_ends_each_sentence_once_in_the_language_s_way(lang, texts, spoken):
+    with translation.override(lang):
+        assert selectors.announcement(texts) == spoken
+
+
+def test_settled_round_is_announced_in_armenian_without_a_doubled_stop(
+    client, learner, tables, rig
+):
+    client.force_login(learner)
+    rnd = deal_rigged(learner, tables, rig, boxes=["10s 9d"], dealer="10h 7c")
+    with translation.override("hy"):
+        url = reverse("game:move", args=[rnd.pk])
+    html = client.post(url, {"move": "stand", "seq": 0}, **HTMX).content.decode()
+    announce = html.split('id="announce"', 1)[1].split("</div>", 1)[0]
+    assert "։." not in announce and announce.rstrip().endswith("։")
+
+
+def test_history_shows_each_result_with_its_sign(logged_in, learner, tables, rig):
+    won = deal_rigged(learner, tables, rig, boxes=["10s 9d"], dealer="10h 7c")
+    logged_in.post(move_url(won), {"move": "stand", "seq": 0})
+    lost = deal_rigged(learner, tables, rig, boxes=["10s 7d"], dealer="10h 9c")
+    logged_in.post(move_url(lost), {"move": "stand", "seq": 0})
+    html = logged_in.get(en("game:history")).content.decode()
+    assert 'data-label="Result">+100<' in html
+    assert 'data-label="Result">−100<' in html
