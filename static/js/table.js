@@ -1,4 +1,4 @@
-/* The table's little script: chips onto boxes, keyboard moves, htmx error swaps, focus.
+/* The table's little script: chips onto boxes, keyboard moves, focus after a swap.
    Everything also works without it (plain forms); CSP allows no inline script. */
 (function () {
   "use strict";
@@ -48,23 +48,6 @@
     if (button && !button.disabled) {
       event.preventDefault();
       button.click();
-    }
-  });
-
-  // With DEBUG on, django-htmx's helper puts any 400 response in place of the whole page (to
-  // show Django's error page); a refused bet or move is a 400 on purpose, shown in the table,
-  // so keep those responses from reaching it.
-  document.body.addEventListener("htmx:beforeOnLoad", function (event) {
-    var status = event.detail.xhr.status;
-    if (status === 400 || status === 409) event.stopPropagation();
-  });
-
-  // A refused move (400) or a repeated one (409) still shows the table as it stands.
-  document.body.addEventListener("htmx:beforeSwap", function (event) {
-    var status = event.detail.xhr.status;
-    if (status === 400 || status === 409) {
-      event.detail.shouldSwap = true;
-      event.detail.isError = false;
     }
   });
 

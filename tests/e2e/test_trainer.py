@@ -2,11 +2,13 @@
 two languages, each page axe-clean, with screenshots at phone and desktop widths."""
 
 import pytest
+from playwright.sync_api import expect
 
 from blackjack.rules import PRESETS
 from tests.trainer.conftest import thoth_docs
 from trainer import selectors, services
 from trainer.models import Decision
+from trainer.services import ILLEGAL_MOVE
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -99,3 +101,20 @@ def test_chart_page_on_a_phone(phone_page, live_server, axe_check, screenshot, t
     assert phone_page.evaluate("document.documentElement.scrollWidth") <= 360
     axe_check(phone_page)
     screenshot(phone_page, "trainer-chart-360")
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_a_forged_answer_is_refused_inside_the_drill(page, live_server, settings, tables, debug):
+    # The app answers a move that is not an option with 400 and the answer area saying why;
+    # htmx must swap it in (it does not by default), and with DEBUG on (``make run``)
+    # django-htmx's helper must not put it in place of the whole page.
+    settings.DEBUG = debug
+    page.goto(f"{live_server.url}/en/trainer/")
+    page.get_by_role("button", name="Deal a hand").click()
+    button = page.locator("[data-trainer-moves] button").first
+    button.evaluate("b => b.value = 'fly'")
+    button.click()
+    expect(page.locator("#answer-area .message-error")).to_have_text(str(ILLEGAL_MOVE))
+    expect(page.locator("h1")).to_have_text("Trainer")
+    expect(page.locator(".site-header")).to_be_visible()
+    assert Decision.objects.count() == 0
