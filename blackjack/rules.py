@@ -74,6 +74,11 @@ class Rules:
     reshuffle_below: int | None = None
 
     def __post_init__(self) -> None:
+        # A plain string ("none") equals its enum member, so Rules(surrender="none") == Rules(),
+        # but the legality code tests members by identity (``is``) on its hot path and would
+        # then allow surrender, split K-10 by rank, and so on: store the members themselves.
+        for name, enum in _ENUM_FIELDS:
+            object.__setattr__(self, name, enum(getattr(self, name)))
         if self.decks not in (1, 2, 4, 6, 8):
             raise ValueError("decks must be 1, 2, 4, 6 or 8")
         if not 2 <= self.max_hands <= 4:
@@ -115,11 +120,7 @@ class Rules:
         if "blackjack_pays" in kw and not isinstance(kw["blackjack_pays"], Fraction):
             num, _, den = str(kw["blackjack_pays"]).partition(":")
             kw["blackjack_pays"] = Fraction(int(num), int(den or 1))
-        for name, enum in (("peek", Peek), ("double_on", DoubleOn), ("surrender", Surrender),
-                           ("pairs_by", PairsBy)):  # fmt: skip
-            if name in kw:
-                kw[name] = enum(kw[name])
-        return cls(**kw)
+        return cls(**kw)  # the enum options are converted by __post_init__
 
     def key(self) -> str:
         """A short stable digest naming this rule set, for caches and stored tables."""
@@ -129,6 +130,12 @@ class Rules:
     def preset_name(self) -> str | None:
         """The preset this rule set is, if any."""
         return next((name for name, r in PRESETS.items() if r == self), None)
+
+
+# The options whose values are enum members (see Rules.__post_init__).
+_ENUM_FIELDS: tuple[tuple[str, type[StrEnum]], ...] = (
+    ("peek", Peek), ("double_on", DoubleOn), ("surrender", Surrender), ("pairs_by", PairsBy),
+)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

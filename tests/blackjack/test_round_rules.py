@@ -16,7 +16,7 @@ from blackjack.round import (
     legal_moves,
     start_round,
 )
-from blackjack.rules import PRESETS, DoubleOn, Peek, Rules, Surrender
+from blackjack.rules import PRESETS, DoubleOn, PairsBy, Peek, Rules, Surrender
 from tests.blackjack.helpers import deal, play, results
 
 THOTH = PRESETS["thoth"]
@@ -440,3 +440,15 @@ def test_no_move_after_the_round():
 
 def test_peek_rule_enum_covers_every_option():
     assert {p.value for p in Peek} == {"ace_and_ten", "ace_only", "none"}
+
+
+def test_rule_options_given_as_plain_strings_mean_the_same_rules():
+    # Rules(surrender="none") equals Rules() (a StrEnum equals its string) and must play the
+    # same: the legality code compares enum members by identity.
+    rules = Rules(surrender="none", pairs_by="rank", double_on="10-11", peek="ace_only")  # type: ignore[arg-type]
+    assert rules == Rules(pairs_by=PairsBy.RANK, double_on=DoubleOn.TEN_TO_ELEVEN,
+                          peek=Peek.ACE_ONLY)  # fmt: skip
+    state = deal(["Kh 10c"], "6h 10d", rules=rules)
+    assert legal_moves(state) == {Move.HIT, Move.STAND}
+    with pytest.raises(ValueError):
+        Rules(surrender="early")  # type: ignore[arg-type]
