@@ -140,12 +140,14 @@ _ENUM_FIELDS: tuple[tuple[str, type[StrEnum]], ...] = (
 
 @dataclass(frozen=True, slots=True)
 class TableStakes:
-    """Bet limits and chip denominations of one table."""
+    """Bet limits and chip denominations of one table, and how many boxes one player may bet
+    on in a round (empty: any number)."""
 
     slug: str
     min_bet: int
     max_bet: int
     chips: tuple[int, ...]
+    box_counts: tuple[int, ...] = ()
 
 
 PRESETS: dict[str, Rules] = {
@@ -178,7 +180,7 @@ HOUSE_TABLES: tuple[TableStakes, ...] = (
 
 # Stakes that a source gives for its own preset; others play at the Scribes' limits.
 PRESET_STAKES: dict[str, TableStakes] = {
-    "sixdeck": TableStakes("sixdeck", 1, 200, (1, 5, 25, 100)),
+    "sixdeck": TableStakes("sixdeck", 1, 200, (1, 5, 25, 100), box_counts=(1, 5)),
     "free": TableStakes("free", 5, 500, (5, 25, 100, 500)),
 }
 

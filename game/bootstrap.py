@@ -18,14 +18,14 @@ def table_rows() -> list[dict[str, object]]:
         rows.append(
             {"slug": stakes.slug, "kind": Table.Kind.HOUSE, "preset": DEFAULT_PRESET,
              "min_bet": stakes.min_bet, "max_bet": stakes.max_bet, "chips": list(stakes.chips),
-             "position": i}
+             "box_counts": list(stakes.box_counts), "position": i}
         )  # fmt: skip
     for i, name in enumerate(n for n in PRESETS if n != DEFAULT_PRESET):
         stakes = stakes_for_preset(name)
         rows.append(
             {"slug": name, "kind": Table.Kind.VARIANT, "preset": name,
              "min_bet": stakes.min_bet, "max_bet": stakes.max_bet, "chips": list(stakes.chips),
-             "position": 10 + i}
+             "box_counts": list(stakes.box_counts), "position": 10 + i}
         )  # fmt: skip
     return rows
 

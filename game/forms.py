@@ -23,7 +23,7 @@ def parse_deal(data: QueryDict, seat: Seat | None) -> tuple[dict[int, int], dict
     bets: dict[int, int] = {}
     levels: dict[int, str] = {}
     for i in range(BOXES):
-        raw = data.get(f"bet_{i}", "").strip().replace(",", "").replace(" ", "")
+        raw = data.get(f"bet_{i}", "").strip().replace(",", "").replace(" ", "").replace("\xa0", "")
         if raw:
             try:
                 value = int(raw)

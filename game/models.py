@@ -83,6 +83,8 @@ class Table(models.Model):
     min_bet = models.PositiveIntegerField()
     max_bet = models.PositiveIntegerField()
     chips = models.JSONField()  # denominations, smallest first
+    # How many boxes one player may bet on in a round ([1, 5]: one or all five); empty: any.
+    box_counts = models.JSONField(default=list, blank=True)
     position = models.PositiveSmallIntegerField(default=0)
 
     class Meta:

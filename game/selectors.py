@@ -7,6 +7,7 @@ reads ``Round.state`` for anything else.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -29,6 +30,7 @@ from game import ai
 from game.models import OPENING_BALANCE, Round, Seat, Table, Wallet
 from game.services import (
     BOXES,
+    box_counts_text,
     rules_of,
     state_from_json,
     table_rules,
@@ -491,9 +493,11 @@ def table_context(
     rnd: Round | None = None,
     balance: Decimal | None = None,
     state: RoundState | None = None,
+    entered: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """What the table page and its partial need.  A caller that has just written the seat,
-    its current round (``state`` parsed) and the balance passes them: nothing is read twice."""
+    its current round (``state`` parsed) and the balance passes them: nothing is read twice.
+    ``entered``: a refused deal's form, whose bets and seat-mates the betting form shows again."""
     if seat is None:
         seat = table_seat(user=user, table=table)
     if rnd is None:
@@ -504,14 +508,13 @@ def table_context(
     chips = list(table.chips)
     boxes = []
     for i in range(BOXES):
-        boxes.append(
-            {
-                "index": i,
-                "number": i + 1,
-                "last_bet": seat.last_bets.get(str(i), 0),
-                "ai_level": seat.ai_levels.get(str(i), ""),
-            }
-        )
+        if entered is None:
+            bet, level = "", seat.ai_levels.get(str(i), "")
+        else:
+            bet = entered.get(f"bet_{i}", "").strip()
+            bet = bet if bet.isdigit() and len(bet) <= 12 else ""  # shown back: numbers only
+            level = entered.get(f"ai_{i}", "")
+        boxes.append({"index": i, "number": i + 1, "bet": bet, "ai_level": level})
     view = None
     if rnd is not None:
         view = round_view(rnd, balance=balance, hints=seat.hints, state=state)
@@ -536,6 +539,7 @@ def table_context(
         "shoe_left": shoe_left,
         "min_bet": fmt(table.min_bet),
         "max_bet": fmt(table.max_bet),
+        "box_counts": box_counts_text(table.box_counts) if table.box_counts else "",
         "step": min(chips),
         "has_last_bets": bool(seat.last_bets),
     }

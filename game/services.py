@@ -17,7 +17,7 @@ into the wallet's two-place ``Decimal`` and refuses anything that would need rou
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
@@ -62,6 +62,9 @@ NO_BET = _("Place a bet on at least one box.")
 BET_OUT_OF_LIMITS = _("Each bet must lie within the table's limits.")
 BET_NOT_IN_CHIPS = _("A bet must be made of the table's chips.")
 BET_OVER_BALANCE = _("Your balance cannot cover these bets.")
+BOX_COUNT_REFUSED = _("At this table you bet on %(counts)s boxes at a time.")
+# The last two of a list of choices: "1 or 5", "1, 2 or 5".
+OR_LIST = _("%(some)s or %(last)s")
 UNKNOWN_BOX = _("There is no such box.")
 UNKNOWN_LEVEL = _("There is no such AI level.")
 ROUND_IN_PLAY = _("Finish the round in play first.")
@@ -69,7 +72,12 @@ TOP_UP_NOT_DUE = _(
     "A top-up is given only when your balance is below %(minimum)s debens, the smallest bet"
     " at the Scribes' table."
 )
-STALE_MOVE = _("That move was already made; here is the table as it stands.")
+# A move sent from a page the round has left behind: a second click, or another tab or window
+# that played on.  Nothing was done twice; say so without guessing which it was.
+STALE_MOVE = _(
+    "The round had already moved on (a second click, or another tab); nothing was played "
+    "twice. Here is the table as it stands."
+)
 ENGINE_MESSAGES: Final[dict[str, Promise]] = {
     "round_over": _("The round is over."),
     "not_your_turn": _("It is another box's turn."),
@@ -291,8 +299,18 @@ def _check_bets(table: Table, bets: Mapping[int, int], balance: Decimal) -> None
             raise PlayError(BET_OUT_OF_LIMITS, "bet_out_of_limits")
         if bet % smallest_chip:
             raise PlayError(BET_NOT_IN_CHIPS, "bet_not_in_chips")
+    if table.box_counts and len(bets) not in table.box_counts:
+        counts = box_counts_text(table.box_counts)
+        raise PlayError(BOX_COUNT_REFUSED % {"counts": counts}, "box_count")
     if sum(bets.values()) > balance:
         raise PlayError(BET_OVER_BALANCE, "insufficient_balance")
+
+
+def box_counts_text(counts: Sequence[int]) -> str:
+    """``[1, 5]`` as "1 or 5" in the active language."""
+    if len(counts) == 1:
+        return str(counts[0])
+    return str(OR_LIST) % {"some": ", ".join(map(str, counts[:-1])), "last": counts[-1]}
 
 
 def _clean_ai_levels(ai_levels: Mapping[int, str], bets: Mapping[int, int]) -> dict[int, str]:

@@ -7,7 +7,7 @@ redirect to it, so everything also works without JavaScript.
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -34,6 +34,7 @@ def _table_response(
     notice: str = "",
     status: int = 200,
     result: services.MoveResult | None = None,
+    entered: QueryDict | None = None,
 ) -> HttpResponse:
     if result is not None:  # the round, its seat and the balance as the move left them
         rnd = result.round
@@ -42,7 +43,7 @@ def _table_response(
             state=result.state,
         )  # fmt: skip
     else:
-        context = selectors.table_context(user=request.user, table=table)
+        context = selectors.table_context(user=request.user, table=table, entered=entered)
     context.update(error=error, notice=notice)
     template = ROUND_PARTIAL if request.htmx else "game/table.html"
     return render(request, template, context, status=status)
@@ -106,7 +107,10 @@ def deal(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         bets, levels = parse_deal(request.POST, seat if seat.pk else None)
         services.round_deal(user=user, table=table, bets=bets, ai_levels=levels)
     except services.PlayError as exc:
-        return _table_response(request, table, error=str(exc.message), status=400)
+        # The bets and seat-mates stay as the learner set them, to be mended, not retyped.
+        return _table_response(
+            request, table, error=str(exc.message), status=400, entered=request.POST
+        )
     if request.htmx:
         return _table_response(request, table)
     return _see_table(table)

@@ -1,4 +1,4 @@
-"""Suite-wide hooks: PostgreSQL-only tests, and no silent skips on CI."""
+"""Suite-wide hooks: PostgreSQL-only tests, no silent skips on CI, the default language."""
 
 from __future__ import annotations
 
@@ -37,3 +37,13 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
             report.outcome = "failed"
             report.longrepr = f"CI=true: a {markers[0]} test may not be skipped ({reason})"
     return report
+
+
+@pytest.fixture(autouse=True)
+def _default_language_after_each_test():
+    """A request in another language leaves it active in the thread; the next test would
+    read its messages in that language."""
+    yield
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)

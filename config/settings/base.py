@@ -110,6 +110,8 @@ LANGUAGES = [
     ("hy", _("Armenian")),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Date and number formats of the languages Django has no formats for (Belarusian, Armenian).
+FORMAT_MODULE_PATH = ["config.formats"]
 USE_I18N = True
 TIME_ZONE = "UTC"
 USE_TZ = True

@@ -24,6 +24,18 @@
     if (event.detail > 0) spot.blur();
   });
 
+  // "Clear bets" is a reset button (it works without script), but a reset brings back the
+  // values the page came with: after a refused deal, the bets that were refused.  Clear them.
+  document.addEventListener("reset", function (event) {
+    var form = event.target;
+    if (!form.matches || !form.matches("form.bets")) return;
+    setTimeout(function () {  // after the browser's own reset
+      form.querySelectorAll('input[type="number"]').forEach(function (input) {
+        input.value = "";
+      });
+    });
+  });
+
   function typing(target) {
     return target.closest("input, select, textarea, [contenteditable]") !== null;
   }

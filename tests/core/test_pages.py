@@ -67,7 +67,10 @@ def test_no_inline_script_and_no_third_party_host(client):
     response = client.get("/en/")
     html = response.content.decode()
     scripts = re.findall(r"<script[^>]*>", html)
-    assert scripts == ['<script src="/static/django_htmx/htmx-2.min.js" defer>']
+    assert scripts == [
+        '<script src="/static/django_htmx/htmx-2.min.js" defer>',
+        '<script src="/static/js/htmx-refusals.js" defer>',
+    ]
     assert " style=" not in html
     assert re.findall(r'(?:src|href)="(https?://[^"]+)"', html) == [
         f"http://testserver/{code}/" for code in LANGS

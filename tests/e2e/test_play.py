@@ -185,6 +185,11 @@ def test_refused_bet_keeps_the_table_page_with_debug_on(
     expect(page.locator("h1")).to_have_text("Scribes' table")
     expect(page.locator(".site-header")).to_be_visible()
     expect(page.locator("[data-deal]")).to_be_focused()
+    # The refused bet stays, to be mended; "Clear bets" empties it (a plain reset would bring
+    # back the refused value the page came with).
+    expect(page.locator("#bet-0")).to_have_value("5000")
+    page.get_by_role("button", name="Clear bets").click()
+    expect(page.locator("#bet-0")).to_have_value("")
 
 
 def test_mouse_bet_then_enter_deals_and_enter_repeats_after_the_round(

@@ -142,6 +142,22 @@ def test_bets_are_checked(learner, tables, bets, code):
     assert books(learner) == Decimal("1000.00")
 
 
+@pytest.mark.parametrize(("boxes", "allowed"), [(1, True), (2, False), (4, False), (5, True)])
+def test_the_sixdeck_table_takes_one_box_or_all_five(learner, tables, boxes, allowed):
+    # RULES.md, source 002: "one box or all five"; AI seat-mates are not the player's boxes.
+    services.wallet_get_or_create(user=learner)
+    bets = dict.fromkeys(range(boxes), 10)
+    if allowed:
+        round_deal(user=learner, table=tables["sixdeck"], bets=bets)
+        assert Round.objects.get().human_seats == list(range(boxes))
+        return
+    with pytest.raises(PlayError) as err:
+        round_deal(user=learner, table=tables["sixdeck"], bets=bets, ai_levels={4: "easy"})
+    assert err.value.code == "box_count"
+    assert str(err.value.message) == "At this table you bet on 1 or 5 boxes at a time."
+    assert not Round.objects.exists()
+
+
 def test_unknown_ai_level_is_refused(learner, tables):
     with pytest.raises(PlayError) as err:
         round_deal(user=learner, table=tables["scribes"], bets={0: 100}, ai_levels={1: "god"})

@@ -99,6 +99,33 @@ def test_table_page_shows_the_rules_in_one_line(client, tables, slug, line):
     assert html.count('class="bet-box"') == 5
 
 
+def test_only_a_table_with_a_box_rule_shows_it(client, tables):
+    assert "Boxes per player: 1 or 5" in client.get(table_url("sixdeck")).content.decode()
+    assert "Boxes per player" not in client.get(table_url()).content.decode()
+
+
+@pytest.mark.parametrize("headers", [HTMX, {}])
+def test_a_refused_deal_keeps_the_bets_and_seat_mates_as_set(logged_in, tables, headers):
+    form = {"bet_0": "3000", "bet_3": "2000", "ai_1": "hard"}
+    response = logged_in.post(en("game:deal", "scribes"), form, **headers)
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "Your balance cannot cover these bets." in html
+    assert 'name="bet_0" min="0" max="5000" step="100" value="3000"' in html
+    assert 'name="bet_3" min="0" max="5000" step="100" value="2000"' in html
+    assert '<option value="hard" selected>' in html
+    assert not Round.objects.exists()
+
+
+def test_a_bet_that_is_not_a_number_is_not_shown_back(logged_in, tables):
+    form = {"bet_0": "100", "bet_2": '"><script>'}
+    html = logged_in.post(en("game:deal", "scribes"), form, **HTMX).content.decode()
+    assert "A bet must be a whole number of debens." in html
+    assert 'name="bet_0" min="0" max="5000" step="100" value="100"' in html
+    assert 'name="bet_2" min="0" max="5000" step="100" value=""' in html
+    assert "<script>" not in html
+
+
 def test_deal_by_plain_form_redirects_to_the_table(logged_in, learner, tables, rig):
     rig(learner, tables["scribes"], boxes=["10s 9d"], dealer="10h Qc")
     response = logged_in.post(en("game:deal", "scribes"), {"bet_0": "100"})
