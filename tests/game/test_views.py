@@ -117,6 +117,14 @@ def test_a_refused_deal_keeps_the_bets_and_seat_mates_as_set(logged_in, tables, 
     assert not Round.objects.exists()
 
 
+def test_chips_worth_more_than_the_balance_cannot_be_picked(logged_in, learner, tables):
+    services.wallet_get_or_create(user=learner)
+    Wallet.objects.filter(user=learner).update(balance=600)  # the ledger is not read here
+    html = logged_in.get(table_url()).content.decode()
+    assert 'value="100" checked>' in html and 'value="500">' in html
+    assert 'value="1000" disabled>' in html and 'value="5000" disabled>' in html
+
+
 def test_a_bet_that_is_not_a_number_is_not_shown_back(logged_in, tables):
     form = {"bet_0": "100", "bet_2": '"><script>'}
     html = logged_in.post(en("game:deal", "scribes"), form, **HTMX).content.decode()
