@@ -66,7 +66,9 @@ def test_the_chart_is_the_strategy_modules(tables):
 @pytest.mark.parametrize(("hand", "up"), [((10, 6), 10), ((8, 8), 6), ((1, 7), 3), ((5, 5), 1)])
 def test_stored_analysis_is_the_engines(tables, hand, up):
     stored = tables.two_card_ev(hand, up, pair=hand[0] == hand[1])
-    assert stored == analyze(THOTH, hand, up).ev
+    # Equal to rounding: the engine's memo, filled in another order by earlier tests, may add
+    # the same terms in another order (seen: 0.4055152609228876 against ...883).
+    assert stored == pytest.approx(analyze(THOTH, hand, up).ev, abs=1e-12)
 
 
 def test_chart_or_exact_list_holds_multi_card_hands_where_they_differ(tables):
