@@ -15,15 +15,21 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.services import user_get_or_create_guest
 from core.http import HtmxHttpRequest
+from core.plurals import plural_count
 from game import selectors, services
 from game.forms import parse_deal, parse_move
-from game.models import Round, Table
+from game.models import TOP_UP_AMOUNT, Round, Table
 
 ROUND_PARTIAL = "game/table.html#round"
 
 
 def _table(slug: str) -> Table:
     return get_object_or_404(Table, slug=slug)
+
+
+def _top_up_amount() -> dict[str, object]:
+    """The free top-up as the pages word it: formatted, and the number that picks the plural."""
+    return {"top_up_text": selectors.fmt(TOP_UP_AMOUNT), "top_up_count": plural_count(TOP_UP_AMOUNT)}
 
 
 def _table_response(
@@ -44,7 +50,7 @@ def _table_response(
         )  # fmt: skip
     else:
         context = selectors.table_context(user=request.user, table=table, entered=entered)
-    context.update(error=error, notice=notice)
+    context.update(error=error, notice=notice, **_top_up_amount())
     template = ROUND_PARTIAL if request.htmx else "game/table.html"
     return render(request, template, context, status=status)
 
@@ -64,9 +70,11 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
             for t in variants
         ],
         "balance_text": selectors.fmt(balance),
+        "balance_count": plural_count(balance),
         "top_up_due": services.top_up_due(balance=balance),
         "top_up_minimum": selectors.fmt(services.top_up_threshold()),
         "fmt": selectors.fmt,
+        **_top_up_amount(),
     }
     return render(request, "game/lobby.html", context)
 

@@ -22,17 +22,18 @@ FOCUS_CHOICES = [
     ("pair", _("Pairs")),
     ("up", _("One dealer up card")),
     ("insurance", _("Insurance decisions")),
-    ("exact", _("Chart or exact")),
+    ("exact", _("Where the chart and the exact play differ")),
     ("weak", _("My weak spots")),
 ]
 UP_CHOICES = [(str(p), pgettext_lazy("up card", "A") if p == 1 else str(p)) for p in
               (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)]  # fmt: skip
 PRESET_LABELS = {
     "thoth": _("Hall of Thoth (house rules)"),
-    "live": _("Live casino, 8 decks"),
-    "sixdeck": _("Six decks with surrender"),
-    "free": _("Free game, no insurance"),
-    "european": _("European, no hole card"),
+    # the same names as the Variants tables (game), so each language has one name per preset
+    "live": _("Live casino rules"),
+    "sixdeck": _("Six-deck rules with surrender"),
+    "free": _("Free-play rules, no insurance"),
+    "european": _("European no-hole-card rules"),
 }
 
 # form field -> (Rules field, how to read the submitted text)

@@ -132,7 +132,7 @@ def test_top_up_when_broke(page, live_server, scribes, player, axe_check, screen
     sign_in(page, live_server, player)
     page.goto(f"{live_server.url}/en/play/")
     expect(page.locator(".lobby-hero .balance")).to_have_text("50")
-    expect(page.locator(".top-up-rule")).to_contain_text("below 100 debens")
+    expect(page.locator(".top-up-rule")).to_contain_text("Scribes' table (100)")
     axe_check(page)
     screenshot(page, "play-lobby-1280")
     page.get_by_role("button", name="Free top-up: 1,000 debens").click()
