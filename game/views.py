@@ -29,7 +29,10 @@ def _table(slug: str) -> Table:
 
 def _top_up_amount() -> dict[str, object]:
     """The free top-up as the pages word it: formatted, and the number that picks the plural."""
-    return {"top_up_text": selectors.fmt(TOP_UP_AMOUNT), "top_up_count": plural_count(TOP_UP_AMOUNT)}
+    return {
+        "top_up_text": selectors.fmt(TOP_UP_AMOUNT),
+        "top_up_count": plural_count(TOP_UP_AMOUNT),
+    }
 
 
 def _table_response(

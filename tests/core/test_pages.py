@@ -10,7 +10,7 @@ LANGS = ["en", "uk", "ru", "be", "cs", "hy"]
 PAGES = ["", "play/", "trainer/", "rules/", "classes/", "accounts/signup/", "accounts/login/"]
 HOME_TITLES = {
     "en": "Learn blackjack strategy · Hall of Thoth",
-    "uk": "Опануйте стратегію блекджека · Зала Тота",
+    "uk": "Опануйте стратегію блекджеку · Чертог Тота",
     "ru": "Освойте стратегию блэкджека · Зал Тота",
     "be": "Асвойце стратэгію блэкджэка · Зала Тота",
     "cs": "Naučte se strategii blackjacku · Síň Thovta",

@@ -61,7 +61,25 @@ def test_lobby_offers_the_top_up_when_due(logged_in, learner, tables):
     Wallet.objects.filter(user=learner).update(balance=Decimal("99.50"))
     html = logged_in.get(en("game:lobby")).content.decode()
     assert "Free top-up" in html
-    assert "When your balance falls below 100 debens, the smallest bet at the Scribes" in html
+    assert "When your balance falls below the smallest bet at the Scribes' table (100)" in html
+    assert "take 1,000 debens free" in html
+
+
+@pytest.mark.parametrize(
+    ("balance", "shown"),
+    [
+        ("1.00", "1</strong> дебен</p>"),
+        ("2.00", "2</strong> дебени</p>"),
+        ("5.00", "5</strong> дебенів</p>"),
+        ("99.50", "99,50</strong> дебена</p>"),  # a fraction takes its own form
+    ],
+)
+def test_the_lobby_counts_debens_in_plural_forms(logged_in, learner, tables, balance, shown):
+    services.wallet_get_or_create(user=learner)
+    Wallet.objects.filter(user=learner).update(balance=Decimal(balance))
+    html = logged_in.get("/uk/play/").content.decode()
+    assert shown in " ".join(html.split())
+    assert "Безкоштовне поповнення: 1\xa0000 дебенів" in html
 
 
 def test_a_top_up_not_due_is_refused_with_a_translated_message(logged_in, learner, tables):
