@@ -7,7 +7,7 @@ from accounts.models import User
 LANGS = ["en", "uk", "ru", "be", "cs", "hy"]
 HOME_H1 = {
     "en": "Hall of Thoth",
-    "uk": "Зала Тота",
+    "uk": "Чертог Тота",
     "ru": "Зал Тота",
     "be": "Зала Тота",
     "cs": "Síň Thovta",
