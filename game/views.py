@@ -71,10 +71,14 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
     context = {
         "house": [(t, selectors.table_name(t), balance >= t.min_bet) for t in house],
         "variants": [
-            (t, selectors.table_name(t), selectors.rules_line(services.table_rules(t)),
-             balance >= t.min_bet)
+            (
+                t,
+                selectors.table_name(t),
+                selectors.rules_line(services.table_rules(t)),
+                balance >= t.min_bet,
+            )
             for t in variants
-        ],  # fmt: skip
+        ],
         "balance_text": selectors.fmt(balance),
         "top_up_due": services.top_up_due(balance=balance),
         "top_up_minimum": selectors.fmt(services.top_up_threshold()),

@@ -17,9 +17,14 @@ def in_view(page: Page, selector: str, height: int) -> tuple[float, float]:
     return box["y"], box["y"] + box["height"]
 
 
+@pytest.mark.usefixtures("tables")
 @pytest.mark.parametrize("lang", ["en", "hy"])
 def test_each_hand_and_its_buttons_fit_one_phone_screen(
-    phone_page, live_server, axe_check, screenshot, tables, lang  # noqa: F811
+    phone_page,
+    live_server,
+    axe_check,
+    screenshot,
+    lang,
 ):
     page = phone_page
     page.goto(f"{live_server.url}/{lang}/trainer/")
@@ -29,7 +34,7 @@ def test_each_hand_and_its_buttons_fit_one_phone_screen(
         page.wait_for_timeout(100)
         top, _ = in_view(page, "#situation .felt", 740)
         _, bottom = in_view(page, "[data-trainer-moves] button >> nth=-1", 740)
-        assert 0 <= top and bottom <= 740, (n, top, bottom)
+        assert top >= 0 and bottom <= 740, (n, top, bottom)
         if n == 0:
             axe_check(page)
             page.screenshot(path=str(screenshot(page, f"drill-hand-360-{lang}")).replace(
@@ -39,7 +44,8 @@ def test_each_hand_and_its_buttons_fit_one_phone_screen(
         page.locator("[data-trainer-next] button").click()
 
 
-def test_the_drill_at_1280(page, live_server, axe_check, screenshot, tables):  # noqa: F811
+@pytest.mark.usefixtures("tables")
+def test_the_drill_at_1280(page, live_server, axe_check, screenshot):
     page.goto(f"{live_server.url}/en/trainer/")
     page.locator("[data-trainer-next] button").click()
     page.wait_for_selector("[data-trainer-moves] button")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from accounts.models import User
 from game import bootstrap
@@ -134,7 +134,7 @@ def test_after_deal_a_phone_shows_up_card_hand_and_buttons_together(
     buttons = page.locator(".actions fieldset").bounding_box()
     assert up and hand and buttons
     for box in (up, hand, buttons):
-        assert 0 <= box["y"] and box["y"] + box["height"] <= 740, (up, hand, buttons)
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 740, (up, hand, buttons)
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     axe_check(page)
     screenshot(page, "table-mid-round-360")

@@ -18,7 +18,7 @@ LANGS = ["en", "uk", "ru", "be", "cs", "hy"]
 PHONE = 360
 SIGNED_OUT = ["", "play/", "trainer/", "rules/", "classes/", "accounts/signup/",
               "accounts/login/", "no-such-page/", "play/top-up/"]  # fmt: skip
-SIGNED_IN = ["play/", "play/table/scribes/", "play/table/pharaohs/", "play/table/sixdeck/",
+SIGNED_IN = ["play/", "play/table/scribes/", "play/table/pharaohs/",
              "play/history/", "trainer/stats/", "trainer/chart/", "accounts/password/"]  # fmt: skip
 
 # Which elements stick out, to make a failure say where to look.
@@ -41,8 +41,9 @@ def measure(page: Page, url: str, too_wide: dict[str, object], label: str = "") 
         too_wide[label or url] = (w, offenders)
 
 
+@pytest.mark.usefixtures("tables")
 @pytest.mark.parametrize("lang", LANGS)
-def test_every_page_fits_a_phone(phone_page, live_server, tables, lang, refusals):  # noqa: F811
+def test_every_page_fits_a_phone(phone_page, live_server, lang, refusals):
     refusals.update({404, 405})  # the error pages, opened on purpose
     page = phone_page
     base = f"{live_server.url}/{lang}/"

@@ -33,9 +33,7 @@ def test_chips_doctests():
     assert doctest.testmod(chips).failed == 0
 
 
-def test_the_top_up_under_a_move_s_result_comes_back_to_the_table(
-    logged_in, learner, tables, rig
-):
+def test_the_top_up_under_a_move_s_result_comes_back_to_the_table(logged_in, learner, tables, rig):
     rnd = deal_rigged(learner, tables, rig, boxes=["10s 6d"], dealer="10h 9c", rest="10c")
     set_balance(learner, 50)
     html = logged_in.post(move_url(rnd), {"move": "hit", "seq": 0}, **HTMX).content.decode()
@@ -57,7 +55,9 @@ def test_a_get_of_the_top_up_is_a_405_page_in_the_language(client, tables, lang)
 def test_a_get_of_a_move_is_a_405_page(logged_in, learner, tables, rig):
     rnd = deal_rigged(learner, tables, rig, boxes=["10s 6d"], dealer="10h 9c")
     response = logged_in.get(move_url(rnd))
-    assert response.status_code == 405 and '<p class="error-code">405</p>' in response.content.decode()
+    assert (
+        response.status_code == 405 and '<p class="error-code">405</p>' in response.content.decode()
+    )
 
 
 def test_a_post_to_a_page_is_a_405_page(client, tables):
