@@ -34,6 +34,21 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
         super().__init__(*args, **kwargs)
         self.fields["display_name"].help_text = _("Shown to your teacher and at the table.")
 
+    def full_clean(self) -> None:
+        """After a refused sign-up, the focus starts on the first field that has an error
+        (Django's form always puts it on the username), so that its message is read first."""
+        super().full_clean()
+        if not self.is_bound or not self.errors:
+            return
+        first = next((name for name in self.fields if name in self.errors), None)
+        if first is None:  # only errors of the whole form: leave the focus where it was
+            return
+        for name, field in self.fields.items():
+            if name == first:
+                field.widget.attrs["autofocus"] = True
+            else:
+                field.widget.attrs.pop("autofocus", None)
+
     def clean_username(self) -> str | None:
         # Django's method returns None when it has already recorded "name taken".
         username: str | None = super().clean_username()

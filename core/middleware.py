@@ -1,4 +1,4 @@
-"""Remember the language a visitor chose, so that ``/`` sends them back to it."""
+"""Middleware of the whole site: the remembered language, and a page for every 405."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.utils import translation
 
 from accounts.services import user_set_preferred_language
@@ -46,3 +47,25 @@ class PreferredLanguageMiddleware:
                 samesite=settings.LANGUAGE_COOKIE_SAMESITE,
             )
         return response
+
+
+class MethodNotAllowedPageMiddleware:
+    """Answer every 405 with a page in the visitor's language, not Django's empty body.
+
+    ``require_POST`` and ``require_GET`` answer a wrong method with an empty
+    ``HttpResponseNotAllowed``; a learner meets one by reloading or bookmarking a form's
+    address (a top-up, a move) and would see a blank browser error.  Django has no
+    ``handler405``, hence a middleware; the status and the ``Allow`` header stay.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.status_code != 405 or response.content:
+            return response
+        page = render(request, "errors/405.html", status=405)
+        if response.has_header("Allow"):
+            page["Allow"] = response["Allow"]
+        return page

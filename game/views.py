@@ -11,12 +11,14 @@ from django.http import Http404, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.services import user_get_or_create_guest
 from core.http import HtmxHttpRequest
 from core.plurals import plural_count
 from game import selectors, services
+from game.chips import chip_to_select, offer_amount
 from game.forms import parse_deal, parse_move
 from game.models import TOP_UP_AMOUNT, Round, Table
 
@@ -54,6 +56,12 @@ def _table_response(
     else:
         context = selectors.table_context(user=request.user, table=table, entered=entered)
     context.update(error=error, notice=notice, **_top_up_amount())
+    context["offer_amount"] = offer_amount(context["view"])
+    context["chip_selected"] = chip_to_select(
+        chips=table.chips,
+        balance=context["balance"],
+        wanted=entered.get("chip", "") if entered is not None else "",
+    )
     template = ROUND_PARTIAL if request.htmx else "game/table.html"
     return render(request, template, context, status=status)
 
@@ -62,14 +70,22 @@ def _see_table(table: Table) -> HttpResponseRedirect:
     return HttpResponseRedirect(reverse("game:table", args=[table.slug]), status=303)  # type: ignore[return-value]
 
 
+@never_cache  # live state: the Back button must fetch it anew, never show it stale
 @require_GET
 def lobby(request: HtmxHttpRequest) -> HttpResponse:
     house, variants = selectors.lobby_tables()
     balance = selectors.wallet_balance(user=request.user)
+    # Per table: does the balance cover its smallest bet (``covers``)?  The lobby says so,
+    # and what to do otherwise.
     context = {
-        "house": [(t, selectors.table_name(t)) for t in house],
+        "house": [(t, selectors.table_name(t), balance >= t.min_bet) for t in house],
         "variants": [
-            (t, selectors.table_name(t), selectors.rules_line(services.table_rules(t)))
+            (
+                t,
+                selectors.table_name(t),
+                selectors.rules_line(services.table_rules(t)),
+                balance >= t.min_bet,
+            )
             for t in variants
         ],
         "balance_text": selectors.fmt(balance),
@@ -102,6 +118,7 @@ def top_up(request: HtmxHttpRequest) -> HttpResponse:
     return HttpResponseRedirect(nxt, status=303)  # type: ignore[return-value]
 
 
+@never_cache
 @require_GET
 def table(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     t = _table(slug)
@@ -109,6 +126,7 @@ def table(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return _table_response(request, t)
 
 
+@never_cache
 @require_POST
 def deal(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     table = _table(slug)
@@ -127,6 +145,7 @@ def deal(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return _see_table(table)
 
 
+@never_cache
 @require_POST
 def move(request: HtmxHttpRequest, round_id: int) -> HttpResponse:
     if not request.user.is_authenticated:
@@ -159,6 +178,7 @@ def move(request: HtmxHttpRequest, round_id: int) -> HttpResponse:
     return _see_table(table)
 
 
+@never_cache
 @require_POST
 def hints(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     table = _table(slug)
@@ -169,6 +189,7 @@ def hints(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return _see_table(table)
 
 
+@never_cache
 @require_GET
 def history(request: HtmxHttpRequest) -> HttpResponse:
     rounds = selectors.history(user=request.user)[:100] if request.user.is_authenticated else []  # type: ignore[arg-type]
@@ -184,6 +205,7 @@ def history(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "game/history.html", {"rows": rows})
 
 
+@never_cache
 @require_GET
 def history_round(request: HtmxHttpRequest, round_id: int) -> HttpResponse:
     try:

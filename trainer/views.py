@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
@@ -80,6 +81,7 @@ def _drill_context(
     return context
 
 
+@never_cache  # a hand in play: never shown from the browser's cache
 @require_GET
 def index(request: HtmxHttpRequest) -> HttpResponse:
     """The drill page: the settings and the learner's latest unanswered situation, if any."""
@@ -91,6 +93,7 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "trainer/drill.html", _drill_context(request, situation, form=form))
 
 
+@never_cache
 @require_POST
 def deal(request: HtmxHttpRequest) -> HttpResponse:
     form = DrillForm(request.POST)
@@ -113,6 +116,7 @@ def deal(request: HtmxHttpRequest) -> HttpResponse:
     return redirect("trainer:situation", pk=situation.pk)
 
 
+@never_cache
 @require_GET
 def situation(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     user = _user(request)
@@ -123,6 +127,7 @@ def situation(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return render(request, "trainer/drill.html", context)
 
 
+@never_cache
 @require_POST
 def answer(request: HtmxHttpRequest) -> HttpResponse:
     user = _user(request)

@@ -46,6 +46,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "core.middleware.PreferredLanguageMiddleware",
+    # Inside the locale middleware: the 405 page is in the visitor's language.
+    "core.middleware.MethodNotAllowedPageMiddleware",
     # Axes last, as its documentation asks: it turns a lockout into its response.
     "axes.middleware.AxesMiddleware",
 ]

@@ -3,10 +3,31 @@
 (function () {
   "use strict";
 
+  // A chip worth more than the balance is disabled: it never counts, even if checked.
   function selectedChip(form) {
-    var checked = form.querySelector('input[name="chip"]:checked');
+    var checked = form.querySelector('input[name="chip"]:checked:not(:disabled)');
     return checked ? parseInt(checked.value, 10) : 0;
   }
+
+  // The chip the learner picked stays picked across swaps while the balance covers it (the
+  // server checks the largest chip the balance covers).
+  var pickedChip = null;
+  document.addEventListener("change", function (event) {
+    if (event.target.matches && event.target.matches('input[name="chip"]')) {
+      pickedChip = event.target.value;
+    }
+  });
+  function restoreChip(round) {
+    if (pickedChip === null) return;
+    var input = round.querySelector('input[name="chip"][value="' + pickedChip + '"]');
+    if (input && !input.disabled) input.checked = true;
+  }
+
+  // A page with a round in play must not come back from the back-forward cache as it was:
+  // the round has moved on since.  (It is also sent with Cache-Control: no-store.)
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted) window.location.reload();
+  });
 
   // Click a chip, then a box: the chip's value is added to the box's bet.
   document.addEventListener("click", function (event) {
@@ -66,12 +87,31 @@
   // After a swap, put the focus on the first move that can be made; when a move has just ended
   // the round, on "Repeat last bet" (the bet fields start empty, so Enter on Deal would only
   // be refused); else on Deal.
+  // An insurance offer puts the focus on its question, not on a button: a default would hint
+  // at an answer (Tab reaches both, Y and N answer).
   document.body.addEventListener("htmx:afterSettle", function (event) {
     var round = document.getElementById("round");
     if (!round || !round.contains(event.detail.elt)) return;
+    restoreChip(round);
     var over = round.querySelector(".round-result") && !round.querySelector(".play-error");
-    var target = round.querySelector("button.move:not([disabled])") ||
+    var target = round.querySelector("[data-question]") ||
+      round.querySelector("button.move:not([disabled])") ||
       (over && round.querySelector("[data-repeat]")) || round.querySelector("[data-deal]");
     if (target) target.focus({ preventScroll: true });
+    keepPlayInView(round);
   });
+
+  // On a phone the dealt round is taller than the screen: bring the dealer's up card, the
+  // hand to play and the move buttons into view together, else the buttons at least.
+  function keepPlayInView(round) {
+    var actions = round.querySelector(".actions");
+    if (!actions) return;
+    var dealer = round.querySelector(".dealer");
+    var top = (dealer || actions).getBoundingClientRect().top;
+    var bottom = actions.getBoundingClientRect().bottom;
+    var reduce = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    if (top >= 0 && bottom <= window.innerHeight) return;  // all of it is in view already
+    var y = window.scrollY + (bottom - top <= window.innerHeight ? top : bottom - window.innerHeight);
+    window.scrollTo({ top: Math.max(0, y - 4), behavior: reduce ? "auto" : "smooth" });
+  }
 })();

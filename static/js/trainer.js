@@ -50,9 +50,14 @@
     if (result && target.id === "answer-area") {
       result.focus();
     } else if (target.id === "situation") {
+      // On a phone the new hand and its buttons fit one screen: show them together, from the
+      // top of the hand, rather than wherever focusing the first button would scroll to.
+      if (target.getBoundingClientRect().height <= window.innerHeight) {
+        target.scrollIntoView({ block: "start" });
+      }
       var first = document.querySelector("[data-trainer-moves] button");
       if (first) {
-        first.focus();
+        first.focus({ preventScroll: true });
       }
     }
   });
@@ -74,5 +79,10 @@
     }
   });
   document.addEventListener("DOMContentLoaded", syncFocusFields);
+
+  // A hand in play must not come back from the back-forward cache as it was.
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted) window.location.reload();
+  });
   document.addEventListener("htmx:afterSettle", syncFocusFields);
 })();

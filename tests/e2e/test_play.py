@@ -172,8 +172,9 @@ def test_phone_width_round_and_history(
 
 
 def test_refused_bet_keeps_the_table_page_with_debug_on(
-    page, live_server, scribes, player, settings
+    page, live_server, scribes, player, settings, refusals
 ):
+    refusals.add(400)
     # With DEBUG on (``make run``), django-htmx's helper would put any 400 response in place
     # of the whole page; a refused bet must still show inside the table.
     settings.DEBUG = True

@@ -36,7 +36,8 @@ def test_each_page_passes_axe(page, live_server, axe_check, path):
     axe_check(page)
 
 
-def test_error_page_passes_axe(page, live_server, axe_check):
+def test_error_page_passes_axe(page, live_server, axe_check, refusals):
+    refusals.add(404)
     response = page.goto(f"{live_server.url}/uk/no-such-page/")
     assert response is not None and response.status == 404
     assert page.locator("h1").inner_text() == "Сторінку не знайдено"

@@ -104,7 +104,10 @@ def test_chart_page_on_a_phone(phone_page, live_server, axe_check, screenshot, t
 
 
 @pytest.mark.parametrize("debug", [False, True])
-def test_a_forged_answer_is_refused_inside_the_drill(page, live_server, settings, tables, debug):
+def test_a_forged_answer_is_refused_inside_the_drill(
+    page, live_server, settings, tables, debug, refusals
+):
+    refusals.add(400)
     # The app answers a move that is not an option with 400 and the answer area saying why;
     # htmx must swap it in (it does not by default), and with DEBUG on (``make run``)
     # django-htmx's helper must not put it in place of the whole page.

@@ -77,7 +77,7 @@ def test_answer_by_htmx_shows_every_ev_and_the_best(signed_in, user, thoth_table
     )
     assert set(rows) == set(s.ev)
     for move, ev in s.ev.items():
-        shown = rows[move].replace("−", "-").replace(" %", "").replace("+", "")
+        shown = rows[move].replace("−", "-").replace("%", "").replace("+", "")
         assert float(shown) == round(100 * ev, 2)
     assert re.search(rf'class="is-best[^"]*" data-move="{best}"', html)
     assert 'hx-swap-oob="true"' in html  # the session summary follows
@@ -152,10 +152,10 @@ def test_stats_page_empty_and_with_decisions(signed_in, user):
         )  # fmt: skip
     html = signed_in.get("/en/trainer/stats/").content.decode()
     assert "<svg" in html and "<polyline" in html
-    assert "66.7 %" in html  # 2 of 3 right
+    assert "66.7%" in html  # 2 of 3 right
     assert "0.33 bets" in html  # 1 % lost once in 3 decisions: 0.33 bets per 100
     assert "1/3" not in html and "2/3" in html  # the heat map cell hard 16 v 10
-    assert "heat-poor" in html and "1.00 %" in html  # the costly mistake
+    assert "heat-poor" in html and "1.00%" in html  # the costly mistake
 
 
 def test_chart_page_shows_the_grid(client, thoth_tables):
