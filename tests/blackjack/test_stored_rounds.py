@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from blackjack.round import apply, from_json, to_json
+from blackjack import apply, from_json, to_json
 
 CASES = json.loads((Path(__file__).parent / "fixtures" / "rounds-v1.json").read_text())
 
