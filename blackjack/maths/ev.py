@@ -109,7 +109,7 @@ def insurance_gain(
     >>> comp = remove_cards(full_composition(6), [1, 10, 6])
     >>> round(insurance_gain(Rules(), [10, 6], comp), 4), round(insurance_gain(Rules(), [1, 10],
     ...     remove_cards(full_composition(6), [1, 1, 10])), 4)
-    (-0.0386, -0.0388)
+    (-0.0388, -0.0388)
     """
     if is_points_blackjack(hand):
         p = comp[9] / sum(comp) if p_blackjack is None else p_blackjack

@@ -299,15 +299,25 @@ def _compute_rule_verdicts(state: RoundState) -> Verdicts:
     hands = box.hands
     hand = hands[h]
     cards = hand.cards
+    rules = state.rules
     if len(cards) != 2:
-        return later_verdicts(state.rules)  # a hand in turn holds less than 21
+        return later_verdicts(rules)  # a hand in turn holds less than 21
+    up = state.dealer[0]
+    # hand_in_turn_verdicts's memo probed here first: this runs for every new hand in turn.
+    per_rules = _STATE_MEMOS.get(id(rules))
+    if per_rules is not None and per_rules[0] is rules:
+        first, second = cards
+        key = (first.rank, second.rank, len(hands), hand.from_split, hand.split_aces, up.rank)
+        memo = per_rules[1].get(key)
+        if memo is not None:
+            return memo
     return hand_in_turn_verdicts(
-        state.rules,
+        rules,
         cards,
         hands=len(hands),
         from_split=hand.from_split,
         split_aces=hand.split_aces,
-        up=state.dealer[0],
+        up=up,
     )
 
 
@@ -329,7 +339,7 @@ def hand_in_turn_verdicts(
     >>> aces, up = tuple(parse_cards("As Ad")), parse_cards("6h")[0]
     >>> sorted(hand_in_turn_verdicts(PRESETS["sixdeck"], aces, hands=2, from_split=True,
     ...                              split_aces=True, up=up)[1])
-    [<Move.STAND: 'stand'>, <Move.SPLIT: 'split'>]
+    [<Move.SPLIT: 'split'>, <Move.STAND: 'stand'>]
     >>> sorted(hand_in_turn_verdicts(PRESETS["thoth"], aces, hands=2, from_split=True,
     ...                              split_aces=True, up=up)[1])
     [<Move.STAND: 'stand'>]

@@ -40,6 +40,7 @@ Choices the rules leave open, made as a real table with these rules would make t
   when some hand still needs the dealer's total; otherwise the hole card is only revealed.
 
 >>> from blackjack.cards import parse_cards
+>>> from blackjack.round.legal import legal_moves
 >>> from blackjack.rules import PRESETS
 >>> cards = parse_cards("9c 6h 2d 10c Ks 7d")
 >>> state = start_round(rules=PRESETS["thoth"], bets={1: 500}, shoe=Shoe.from_cards(cards))
@@ -178,7 +179,8 @@ def apply(
             move = Move(move)
         except ValueError:
             raise IllegalMove(*UNKNOWN_MOVE) from None
-    why = verdict(state, move, balance)
+    memo = state._verdicts  # usually there: the caller asked legal_moves first
+    why = memo[0][move] if memo is not None and balance is None else verdict(state, move, balance)
     if why is not None:
         raise IllegalMove(*why)
     return apply_shortcut(state, move) or apply_general(state, move)
@@ -641,9 +643,8 @@ def _with_hand(box: Box, h: int, hand: Hand) -> Box:
     """``box`` with its hand ``h`` replaced by ``hand``."""
     hands = box.hands
     hands = (hand,) if len(hands) == 1 else (*hands[:h], hand, *hands[h + 1 :])
-    return make_box(
-        box.seat, box.bet, hands, box.insurance, box.insurance_answer, box.insurance_paid
-    )
+    insurance = (box.insurance, box.insurance_answer, box.insurance_paid)
+    return tnew(Box, (box.seat, box.bet, hands, *insurance))
 
 
 _REVEAL, _DRAW = EventKind.REVEAL, EventKind.DRAW
@@ -688,8 +689,11 @@ def _in_turn(state: RoundState) -> tuple[int, int, int, Box]:
     turn = state.turn
     assert turn is not None
     seat, h = turn
-    bi = box_index(state.boxes, seat)
-    return seat, h, bi, state.boxes[bi]
+    bi = 0
+    boxes = state.boxes
+    while boxes[bi].seat != seat:  # box_index, inline: asked for every hit and stand
+        bi += 1
+    return seat, h, bi, boxes[bi]
 
 
 def _hit(state: RoundState) -> RoundState | None:
@@ -712,7 +716,10 @@ def _hit(state: RoundState) -> RoundState | None:
     boxes = state.boxes
     if total < 21:
         # The hand plays on: the turn stays, and its verdicts are those of any later hand.
-        hand = make_hand(held, hand.bet, False, hand.from_split, hand.split_aces)
+        hand = tnew(
+            Hand,
+            (held, hand.bet, False, hand.from_split, hand.split_aces, False, False, None, None),
+        )
         rules = state.rules
         return make_state(
             rules,
