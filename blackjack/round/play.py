@@ -697,7 +697,14 @@ def _in_turn(state: RoundState) -> tuple[int, int, int, Box]:
 
 
 def _hit(state: RoundState) -> RoundState | None:
-    seat, h, bi, box = _in_turn(state)
+    turn = state.turn
+    assert turn is not None
+    seat, h = turn
+    boxes = state.boxes
+    bi = 0
+    while boxes[bi].seat != seat:  # _in_turn, inline: hits are the most frequent move
+        bi += 1
+    box = boxes[bi]
     hand = box.hands[h]
     shoe = state.shoe
     cards = shoe.cards
@@ -713,7 +720,6 @@ def _hit(state: RoundState) -> RoundState | None:
         tnew(Event, (_MOVE, seat, h, None, _HIT, 0, 0, None, None)),
         tnew(Event, (_DEAL, seat, h, card, None, 0, 0, None, None)),
     )
-    boxes = state.boxes
     if total < 21:
         # The hand plays on: the turn stays, and its verdicts are those of any later hand.
         hand = tnew(
@@ -745,8 +751,14 @@ def _hit(state: RoundState) -> RoundState | None:
 
 
 def _stand(state: RoundState) -> RoundState:
-    seat, h, bi, box = _in_turn(state)
+    turn = state.turn
+    assert turn is not None
+    seat, h = turn
     boxes = state.boxes
+    bi = 0
+    while boxes[bi].seat != seat:  # _in_turn, inline: stands are the second most frequent move
+        bi += 1
+    box = boxes[bi]
     boxes = (*boxes[:bi], _with_hand(box, h, _finished(box.hands[h])), *boxes[bi + 1 :])
     events = (*state.events, tnew(Event, (_MOVE, seat, h, None, _STAND, 0, 0, None, None)))
     return _next_turn(state, boxes, bi, h, state.shoe.position, events)
