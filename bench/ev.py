@@ -23,9 +23,8 @@ import time
 # One core, as the targets say; OpenBLAS otherwise spins threads for tiny products.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from blackjack import ev
-from blackjack.dealer import _table
-from blackjack.rules import add_rules_arguments, rules_from_args
+import blackjack as ev
+from blackjack.cli import add_rules_arguments, all_situations, rules_from_args
 
 SITUATIONS = [([10, 6], 10), ([10, 2], 4), ([5, 6], 6), ([1, 7], 9), ([2, 3], 6), ([8, 8], 10),
               ([1, 1], 6), ([2, 2], 2), ([3, 3], 2), ([2, 2], 3)]  # fmt: skip
@@ -35,7 +34,7 @@ COOL_RUNS = 5  # the cool CPU time printed is the median of these (the machine i
 def fresh_process_ms() -> float:
     """``analyze`` of 10,6 against 10 in a new interpreter, timed inside it (imports apart)."""
     code = (
-        "import time; from blackjack.ev import analyze; from blackjack.rules import Rules;"
+        "import time; from blackjack import Rules, analyze;"
         "t = time.perf_counter(); analyze(Rules(), [10, 6], 10);"
         "print((time.perf_counter() - t) * 1e3)"
     )
@@ -53,8 +52,7 @@ def main() -> None:
 
     print(f"analyze 10,6 vs 10, fresh process (dealer tables built on the way): "
           f"{fresh_process_ms():.1f} ms")  # fmt: skip
-    for up in range(1, 11):
-        _table(up, rules.dealer_hits_soft_17)
+    ev.prepare_dealer_tables(h17=rules.dealer_hits_soft_17)
     for hand, up in SITUATIONS:
         cools, cool_cpus = [], []
         for _ in range(COOL_RUNS):
@@ -70,9 +68,7 @@ def main() -> None:
         print(f"analyze {hand} vs {up}: cool {cool * 1e3:7.1f} ms (CPU {cool_cpu * 1e3:6.1f})"
               f"   warm {warm * 1e3:6.2f} ms")  # fmt: skip
 
-    from blackjack import strategy
-    from blackjack.cli_math import _all_situations
-    from blackjack.strategy import basic_chart, house_edge
+    from blackjack import basic_chart, house_edge
 
     ev.clear_caches()
     t, c = time.perf_counter(), time.process_time()
@@ -85,14 +81,14 @@ def main() -> None:
     basic_chart(rules)  # not stored: computed
     print(f"chart for a new rule set (after the table): {time.perf_counter() - t:.2f} s")
     t = time.perf_counter()
-    rows = _all_situations(rules, None)
+    rows = all_situations(rules, None)
     print(f"analyze --all ({len(rows)} rows, chart column included): "
           f"{time.perf_counter() - t:.2f} s")  # fmt: skip
     t = time.perf_counter()
     edge = house_edge(rules)
     print(f"house edge after the chart: {time.perf_counter() - t:.2f} s  {edge}")
 
-    strategy.clear_caches()
+    ev.clear_caches()
     t, c = time.perf_counter(), time.process_time()
     basic_chart(rules)
     print(f"chart for a new rule set from nothing: {time.perf_counter() - t:.2f} s "

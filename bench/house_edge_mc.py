@@ -19,11 +19,9 @@ from random import Random
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+from blackjack import NORMAL, Move, basic_chart, default_store, house_edge
 from blackjack import round as engine
-from blackjack.moves import Move
-from blackjack.rules import add_rules_arguments, rules_from_args
-from blackjack.store import default_store
-from blackjack.strategy import NORMAL, basic_chart, house_edge
+from blackjack.cli import add_rules_arguments, rules_from_args
 
 BET = 100
 

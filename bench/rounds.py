@@ -20,11 +20,19 @@ from random import Random
 
 from machine import describe  # bench/machine.py, beside this script
 
-from blackjack.cards import Card
-from blackjack.hand import best_total
-from blackjack.moves import Move
-from blackjack.round import Phase, RoundState, apply, legal_moves, prepare_shoe, start_round
-from blackjack.rules import PRESETS, Rules
+from blackjack import (
+    PRESETS,
+    Card,
+    Move,
+    Phase,
+    RoundState,
+    Rules,
+    apply,
+    best_total,
+    legal_moves,
+    prepare_shoe,
+    start_round,
+)
 
 Strategy = Callable[[Sequence[Card], Card, Rules, frozenset[Move]], Move]
 
@@ -39,7 +47,7 @@ def hit_below_17(cards: Sequence[Card], up: Card, rules: Rules, legal: frozenset
 
 
 def chart_strategy(rules: Rules) -> Strategy:
-    from blackjack.strategy import basic_chart
+    from blackjack import basic_chart
 
     move_for = basic_chart(rules).move_for
 

@@ -2,4 +2,5 @@ import sys
 
 from blackjack.cli import main
 
-sys.exit(main())
+if __name__ == "__main__":  # not when collected for its doctests
+    sys.exit(main())

@@ -72,10 +72,6 @@ class Card:
         return RANK_POINTS[self.rank]
 
     @property
-    def is_ace(self) -> bool:
-        return self.rank == "A"
-
-    @property
     def code(self) -> str:
         """Compact ASCII form used in JSON: ``"As"``, ``"10d"``."""
         return f"{self.rank}{self.suit.value}"

@@ -105,21 +105,35 @@ def is_blackjack(cards: Sequence[Card], *, from_split: bool) -> bool:
     return a + b == 11 and (a == 1 or b == 1)
 
 
-def is_pair(cards: Sequence[Card], rules: Rules) -> bool:
+def is_pair(cards: Sequence[Card] | Sequence[str] | Sequence[int], rules: Rules) -> bool:
     """Two cards that may be split: equal value (K♥ 10♣) or equal rank, as ``rules`` say.
+
+    The one pair test of the engine, for cards, ranks (``"K"``) or points (ace = 1).  Points
+    do not tell the ten-value ranks apart: two tens count as a pair under either rule (a
+    caller who knows the ranks asks with the cards or the ranks instead).
 
     >>> from blackjack.cards import parse_cards
     >>> from blackjack.rules import PRESETS
     >>> kings_and_tens = parse_cards("Kh 10c")
     >>> is_pair(kings_and_tens, PRESETS["thoth"]), is_pair(kings_and_tens, PRESETS["live"])
     (True, False)
+    >>> is_pair(["K", "10"], PRESETS["live"]), is_pair([10, 10], PRESETS["live"])
+    (False, True)
     """
     if len(cards) != 2:
         return False
-    a, b = cards
+    a, b = (_rank(c) for c in cards)
     if rules.pairs_by == PairsBy.RANK:
-        return a.rank == b.rank
-    return RANK_POINTS[a.rank] == RANK_POINTS[b.rank]
+        return a == b
+    return RANK_POINTS[a] == RANK_POINTS[b]
+
+
+def _rank(card: Card | str | int) -> str:
+    if isinstance(card, Card):
+        return card.rank
+    if isinstance(card, int):
+        return "A" if card == 1 else str(card)
+    return card
 
 
 def is_bust(cards: Sequence[Card]) -> bool:
@@ -130,3 +144,27 @@ def is_bust(cards: Sequence[Card]) -> bool:
     (True, False)
     """
     return hard_and_ace(cards)[0] > 21
+
+
+# --- hands as points (ace = 1): the mathematics' view ----------------------------------------
+
+
+def points_total(points: Sequence[int]) -> tuple[int, bool]:
+    """Best total of a hand of point values and whether it is soft (an ace counting 11).
+
+    >>> points_total([1, 6]), points_total([1, 6, 9]), points_total([10, 10, 5])
+    ((17, True), (16, False), (25, False))
+    """
+    hard = sum(points)
+    if 1 in points and hard <= 11:
+        return hard + 10, True
+    return hard, False
+
+
+def is_points_blackjack(points: Sequence[int], *, from_split: bool = False) -> bool:
+    """:func:`is_blackjack` for a hand given as points.
+
+    >>> is_points_blackjack([10, 1]), is_points_blackjack([10, 1], from_split=True)
+    (True, False)
+    """
+    return not from_split and len(points) == 2 and sorted(points) == [1, 10]

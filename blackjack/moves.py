@@ -14,6 +14,10 @@ class Move(StrEnum):
     DECLINE = "decline"
 
 
+# The order moves are listed in, and the tie rule of every EV comparison: of two moves with
+# the same EV the earlier here is taken (see :func:`blackjack.maths.ev.best_by_ev`).
+MOVE_ORDER: tuple[Move, ...] = (Move.STAND, Move.HIT, Move.DOUBLE, Move.SPLIT, Move.SURRENDER)
+
 PLAY_MOVES = (Move.HIT, Move.STAND, Move.DOUBLE, Move.SPLIT, Move.SURRENDER)
 INSURANCE_MOVES = (Move.INSURE, Move.DECLINE)
 

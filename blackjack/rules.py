@@ -12,10 +12,9 @@ True
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, fields
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any
@@ -138,18 +137,6 @@ _ENUM_FIELDS: tuple[tuple[str, type[StrEnum]], ...] = (
 )  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True)
-class TableStakes:
-    """Bet limits and chip denominations of one table, and how many boxes one player may bet
-    on in a round (empty: any number)."""
-
-    slug: str
-    min_bet: int
-    max_bet: int
-    chips: tuple[int, ...]
-    box_counts: tuple[int, ...] = ()
-
-
 PRESETS: dict[str, Rules] = {
     # Source 000: the house rules.
     "thoth": Rules(),
@@ -170,74 +157,3 @@ PRESETS: dict[str, Rules] = {
 }  # fmt: skip
 
 DEFAULT_PRESET = "thoth"
-
-# The house's three tables (RULES.md) all deal the thoth rules.
-HOUSE_TABLES: tuple[TableStakes, ...] = (
-    TableStakes("scribes", 100, 5_000, (100, 500, 1_000, 5_000)),
-    TableStakes("priests", 1_000, 50_000, (1_000, 5_000, 10_000, 50_000)),
-    TableStakes("pharaohs", 10_000, 500_000, (10_000, 50_000, 100_000, 500_000)),
-)
-
-# Stakes that a source gives for its own preset; others play at the Scribes' limits.
-PRESET_STAKES: dict[str, TableStakes] = {
-    "sixdeck": TableStakes("sixdeck", 1, 200, (1, 5, 25, 100), box_counts=(1, 5)),
-    "free": TableStakes("free", 5, 500, (5, 25, 100, 500)),
-}
-
-
-def stakes_for_preset(name: str) -> TableStakes:
-    return PRESET_STAKES.get(name, HOUSE_TABLES[0])
-
-
-# --- command line ---------------------------------------------------------------------
-
-
-def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add ``--rules PRESET`` and one option per rule to a command-line parser."""
-    g = parser.add_argument_group("rules (a preset, then any option changed by hand)")
-    g.add_argument("--rules", default=DEFAULT_PRESET, choices=sorted(PRESETS),
-                   help="rule-set preset (default: %(default)s)")  # fmt: skip
-    g.add_argument("--decks", type=int, choices=(1, 2, 4, 6, 8))
-    g.add_argument("--h17", dest="h17", action="store_true", default=None,
-                   help="dealer hits soft 17")  # fmt: skip
-    g.add_argument("--s17", dest="h17", action="store_false", help="dealer stands on soft 17")
-    g.add_argument("--peek", choices=[p.value for p in Peek])
-    g.add_argument("--bj-pays", choices=("3:2", "6:5"))
-    g.add_argument("--double", choices=[d.value for d in DoubleOn])
-    g.add_argument("--no-double-soft", dest="double_soft", action="store_false", default=None)
-    g.add_argument("--das", dest="das", action="store_true", default=None,
-                   help="double after split")  # fmt: skip
-    g.add_argument("--no-das", dest="das", action="store_false")
-    g.add_argument("--max-hands", type=int, choices=(2, 3, 4))
-    g.add_argument("--pairs-by", choices=[p.value for p in PairsBy])
-    g.add_argument("--rsa", dest="rsa", action="store_true", default=None,
-                   help="resplit aces")  # fmt: skip
-    g.add_argument("--no-rsa", dest="rsa", action="store_false")
-    g.add_argument("--hsa", dest="hsa", action="store_true", default=None,
-                   help="hit split aces")  # fmt: skip
-    g.add_argument("--surrender", choices=[s.value for s in Surrender])
-    g.add_argument("--no-insurance", dest="insurance", action="store_false", default=None)
-    g.add_argument("--reshuffle-below", type=int)
-
-
-def rules_from_args(args: argparse.Namespace) -> Rules:
-    """The preset named by ``--rules`` with every option given on the command line applied."""
-    changes: dict[str, Any] = {}
-    for arg, field in (("decks", "decks"), ("h17", "dealer_hits_soft_17"),
-                       ("double_soft", "double_soft"), ("das", "double_after_split"),
-                       ("max_hands", "max_hands"), ("rsa", "resplit_aces"),
-                       ("hsa", "hit_split_aces"), ("insurance", "insurance"),
-                       ("reshuffle_below", "reshuffle_below")):  # fmt: skip
-        value = getattr(args, arg, None)
-        if value is not None:
-            changes[field] = value
-    for arg, field, enum in (("peek", "peek", Peek), ("double", "double_on", DoubleOn),
-                             ("pairs_by", "pairs_by", PairsBy),
-                             ("surrender", "surrender", Surrender)):  # fmt: skip
-        value = getattr(args, arg, None)
-        if value is not None:
-            changes[field] = enum(value)
-    if getattr(args, "bj_pays", None):
-        num, den = args.bj_pays.split(":")
-        changes["blackjack_pays"] = Fraction(int(num), int(den))
-    return replace(PRESETS[args.rules], **changes)

@@ -17,12 +17,19 @@ from __future__ import annotations
 import threading
 from typing import Final
 
-from blackjack.ev import analyze
-from blackjack.hand import is_pair
-from blackjack.moves import Move
-from blackjack.round import Hand, Phase, RoundState, legal_moves
-from blackjack.rules import Rules
-from blackjack.strategy import POLICIES, Chart, basic_chart
+from blackjack import (
+    POLICIES,
+    Chart,
+    Hand,
+    Move,
+    Phase,
+    RoundState,
+    Rules,
+    analyze,
+    basic_chart,
+    is_pair,
+    legal_moves,
+)
 from trainer.selectors import tables_get
 from trainer.services import insurance_ev
 from trainer.store import DatabaseTableStore
@@ -34,7 +41,7 @@ class ProcessTableStore:
     """The trainer's database store with every document kept in this process once read, so
     that ``basic_chart(rules, store=...)`` costs a query only the first time per process.
 
-    >>> from blackjack.store import MemoryStore
+    >>> from blackjack import MemoryStore
     >>> store = ProcessTableStore(MemoryStore())
     >>> store.put("chart-v1-x", b"{}")
     >>> store.backend.data.clear()

@@ -5,8 +5,9 @@ are computed in the background when its table is first shown."""
 
 from __future__ import annotations
 
-from blackjack.rules import DEFAULT_PRESET, HOUSE_TABLES, PRESETS, stakes_for_preset
+from blackjack import DEFAULT_PRESET, PRESETS
 from game.models import Table
+from game.stakes import HOUSE_TABLES, stakes_for_preset
 from trainer.services import chart_job_run, tables_stored
 
 

@@ -20,11 +20,18 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from accounts.models import User
-from blackjack.cards import Card
-from blackjack.moves import Move
-from blackjack.round import RoundState, player_view
-from blackjack.rules import DoubleOn, PairsBy, Peek, Rules, Surrender
-from blackjack.serialize import money_from_json
+from blackjack import (
+    Card,
+    DoubleOn,
+    Move,
+    PairsBy,
+    Peek,
+    RoundState,
+    Rules,
+    Surrender,
+    money_from_json,
+    player_view,
+)
 from core.cardnames import CARD_NAMES
 from game import ai
 from game.models import OPENING_BALANCE, Round, Seat, Table, Wallet

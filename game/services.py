@@ -31,14 +31,16 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from blackjack.cards import Card
-from blackjack.moves import Move
-from blackjack.round import (
+from blackjack import (
+    PRESETS,
+    Card,
     EventKind,
     IllegalMove,
     Money,
+    Move,
     Phase,
     RoundState,
+    Rules,
     Shoe,
     apply,
     from_json,
@@ -47,10 +49,10 @@ from blackjack.round import (
     start_round,
     to_json,
 )
-from blackjack.round import refusal as engine_refusal
-from blackjack.rules import HOUSE_TABLES, PRESETS, Rules
+from blackjack import refusal as engine_refusal
 from game import ai
 from game.models import OPENING_BALANCE, TOP_UP_AMOUNT, LedgerEntry, Round, Seat, Table, Wallet
+from game.stakes import HOUSE_TABLES
 from trainer.models import Decision
 from trainer.services import chart_job_ensure, decision_record
 

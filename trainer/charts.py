@@ -19,20 +19,29 @@ from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from typing import Any
 
-from blackjack import strategy
-from blackjack.ev import MOVE_ORDER, analyze, hand_total, prepare_full_shoe
-from blackjack.moves import Move
-from blackjack.rules import PairsBy, Rules
-from blackjack.store import TableStore, load_json, save_json
-from blackjack.store import table_key as store_key
-from blackjack.strategy import Cell, Chart
+from blackjack import (
+    MOVE_ORDER,
+    Cell,
+    Chart,
+    Move,
+    PairsBy,
+    Rules,
+    TableStore,
+    analyze,
+    load_json,
+    maths,
+    points_total,
+    prepare_full_shoe,
+    save_json,
+)
+from blackjack import table_key as store_key
 
 FORMAT_VERSION = 3
-UPS: tuple[int, ...] = strategy.UPS  # the chart's column order, ace last
-HARD_ROWS: tuple[int, ...] = tuple(strategy.HARD_ROWS)
-SOFT_ROWS: tuple[int, ...] = tuple(strategy.SOFT_ROWS)
+UPS: tuple[int, ...] = maths.UPS  # the chart's column order, ace last
+HARD_ROWS: tuple[int, ...] = tuple(maths.HARD_ROWS)
+SOFT_ROWS: tuple[int, ...] = tuple(maths.SOFT_ROWS)
 PAIR_ROWS: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)
-KINDS: tuple[str, ...] = strategy.KINDS
+KINDS: tuple[str, ...] = maths.KINDS
 
 Progress = Callable[[int, int], None]
 
@@ -83,7 +92,7 @@ def _multi_card_hands() -> Iterator[tuple[int, ...]]:
     hard 12-16 (four cards)."""
     for n in (3, 4):
         for cards in combinations_with_replacement(range(1, 11), n):
-            total, soft = hand_total(cards)
+            total, soft = points_total(cards)
             if (not soft and 12 <= total <= 16) or (n == 3 and soft and 13 <= total <= 19):
                 yield cards
 
@@ -96,7 +105,7 @@ def build_chart(rules: Rules, progress: Progress | None = None) -> Chart:
     for n, up in enumerate(UPS, start=1):
         for kind, rows in (("hard", HARD_ROWS), ("soft", SOFT_ROWS), ("pair", PAIR_ROWS)):
             for row in rows:
-                cells[kind, row, up] = strategy.build_cell(rules, kind, row, up)
+                cells[kind, row, up] = maths.build_cell(rules, kind, row, up)
         if progress is not None:
             progress(n, len(UPS))
     return Chart(rules, cells)
@@ -225,7 +234,7 @@ def chart_cell_key(hand: Sequence[int], *, pair: bool) -> tuple[str, int]:
     """
     if pair:
         return "pair", hand[0]
-    total, soft = hand_total(hand)
+    total, soft = points_total(hand)
     return ("soft", max(total, 13)) if soft else ("hard", max(total, 5))
 
 
@@ -251,4 +260,4 @@ def is_pair_hand(rules: Rules, ranks: Sequence[str]) -> bool:
 def live_cell(rules: Rules, kind: str, row: int, up: int) -> Cell:
     """One chart cell computed now, for a rule set whose tables are not stored yet (a few
     analyses; slower than a lookup but short)."""
-    return strategy.build_cell(rules, kind, row, up)
+    return maths.build_cell(rules, kind, row, up)

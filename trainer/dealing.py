@@ -24,9 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from random import Random
 
-from blackjack.cards import Card, Suit
-from blackjack.ev import hand_total
-from blackjack.rules import PairsBy, Rules
+from blackjack import Card, PairsBy, Rules, Suit, points_total
 
 HARD_WEIGHTS: dict[int, float] = {
     **dict.fromkeys(range(5, 9), 0.25),
@@ -122,7 +120,7 @@ def insurance_points(rng: Random) -> list[int]:
     is a different question)."""
     while True:
         points = points_for(pick_cell(rng, up=1), rng)
-        total, _soft = hand_total(points)
+        total, _soft = points_total(points)
         if not (len(points) == 2 and total == 21):
             return points
 

@@ -11,12 +11,16 @@ from dataclasses import dataclass
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from blackjack.cards import Card
-from blackjack.dealer import dealer_probabilities
-from blackjack.ev import MOVE_ORDER, decision_shoe
-from blackjack.hand import hand_total
-from blackjack.moves import KEYS, Move
-from blackjack.rules import Rules
+from blackjack import (
+    KEYS,
+    MOVE_ORDER,
+    Card,
+    Move,
+    Rules,
+    dealer_probabilities,
+    decision_shoe,
+    hand_total,
+)
 from core.cardnames import CARD_NAMES
 from trainer.charts import is_pair_hand
 from trainer.forms import PRESET_LABELS

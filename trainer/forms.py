@@ -10,7 +10,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from blackjack.rules import DEFAULT_PRESET, PRESETS, DoubleOn, PairsBy, Peek, Rules, Surrender
+from blackjack import DEFAULT_PRESET, PRESETS, DoubleOn, PairsBy, Peek, Rules, Surrender
 
 AS_PRESET = ("", _("as in the preset"))
 YES_NO = [AS_PRESET, ("1", _("yes")), ("0", _("no"))]

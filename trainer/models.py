@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from blackjack.moves import Move
+from blackjack import Move
 
 MOVE_CHOICES = [(m.value, m.value) for m in Move]
 

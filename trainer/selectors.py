@@ -15,7 +15,7 @@ from django.db.models import Count, Q, QuerySet, Sum
 from django.db.models.functions import TruncDate
 
 from accounts.models import User
-from blackjack.rules import Rules
+from blackjack import Rules
 from trainer.charts import KINDS, PAIR_ROWS, UPS, Tables, table_key
 from trainer.models import ChartJob, Decision
 from trainer.store import DatabaseTableStore

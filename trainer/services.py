@@ -15,11 +15,16 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from blackjack.cards import Card
-from blackjack.ev import analyze, decision_shoe, legal_moves
-from blackjack.hand import hand_total, is_pair
-from blackjack.moves import Move
-from blackjack.rules import Rules
+from blackjack import (
+    Card,
+    Move,
+    Rules,
+    analyze,
+    decision_shoe,
+    hand_total,
+    is_pair,
+    legal_moves_for_points,
+)
 from trainer.charts import (
     Tables,
     chart_key,
@@ -197,7 +202,7 @@ def situation_evaluate(
     analysed now."""
     points = [c.points for c in hand]
     pair = is_pair_hand(rules, [c.rank for c in hand])
-    legal = legal_moves(rules, points, up.points, pair=pair)
+    legal = legal_moves_for_points(rules, points, up.points, pair=pair)
     stored = tables.lookup(points, up.points, pair=pair) if tables is not None else None
     if stored is not None:
         ev, bust = dict(stored[0]), stored[1]

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
 from accounts.services import user_get_or_create_guest
-from blackjack.rules import Rules
+from blackjack import Rules
 from core.http import HtmxHttpRequest
 from trainer import selectors, services
 from trainer.charts import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, UPS

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from blackjack.cards import Card, parse_cards
-from blackjack.round import RoundState, Shoe, apply, start_round
-from blackjack.rules import PRESETS, Rules
+from blackjack import PRESETS, Card, RoundState, Rules, Shoe, apply, parse_cards, start_round
 
 
 def deal_order(boxes: Sequence[str], dealer: str, rest: str = "") -> list[Card]:

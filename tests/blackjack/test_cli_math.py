@@ -4,11 +4,20 @@ import json
 
 import pytest
 
+from blackjack import (
+    HARD_ROWS,
+    PAIR_ROWS,
+    PRESETS,
+    SOFT_ROWS,
+    Cell,
+    Chart,
+    FileStore,
+    Move,
+    Rules,
+    basic_chart,
+    table_key,
+)
 from blackjack.cli import main
-from blackjack.moves import Move
-from blackjack.rules import PRESETS, Rules
-from blackjack.store import FileStore, table_key
-from blackjack.strategy import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, Cell, Chart, basic_chart
 
 THOTH_CELLS = [
     (kind, row, up)

@@ -4,9 +4,14 @@ from fractions import Fraction
 
 import pytest
 
-from blackjack.cards import Composition, full_composition, remove_cards
-from blackjack.dealer import OUTCOMES, dealer_probabilities
-from blackjack.rules import Rules
+from blackjack import (
+    OUTCOMES,
+    Composition,
+    Rules,
+    dealer_probabilities,
+    full_composition,
+    remove_cards,
+)
 
 THOTH = Rules()
 ONE_DECK = Rules(decks=1)

@@ -2,10 +2,20 @@
 
 import pytest
 
-from blackjack.cards import full_composition, remove_cards
-from blackjack.ev import analyze, hand_total, insurance_return, legal_moves
-from blackjack.moves import Move
-from blackjack.rules import PRESETS, DoubleOn, Peek, Rules, Surrender
+from blackjack import (
+    PRESETS,
+    DoubleOn,
+    Move,
+    Peek,
+    Rules,
+    Surrender,
+    analyze,
+    full_composition,
+    insurance_return,
+    legal_moves_for_points,
+    points_total,
+    remove_cards,
+)
 
 THOTH = PRESETS["thoth"]
 ONE_DECK = Rules(decks=1)
@@ -154,14 +164,14 @@ def test_a_split_ten_and_ace_is_21_not_blackjack():
 def test_legal_moves(rules, cards, kw, expected):
     kw = dict(kw)
     up = kw.pop("up", 7)
-    assert {str(m) for m in legal_moves(rules, cards, up, **kw)} == expected
+    assert {str(m) for m in legal_moves_for_points(rules, cards, up, **kw)} == expected
 
 
 @pytest.mark.parametrize(
     ("cards", "expected"), [([1, 1], (12, True)), ([1, 10], (21, True)), ([1, 5, 10], (16, False))]
 )
 def test_hand_total(cards, expected):
-    assert hand_total(cards) == expected
+    assert points_total(cards) == expected
 
 
 def test_bust_hand_is_refused():

@@ -11,10 +11,7 @@ from collections.abc import Callable
 
 import pytest
 
-from blackjack.cards import full_composition
-from blackjack.ev import analyze
-from blackjack.moves import Move
-from blackjack.rules import Peek, Rules
+from blackjack import Move, Peek, Rules, analyze, full_composition
 
 Counts = tuple[int, ...]
 

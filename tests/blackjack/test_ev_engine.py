@@ -2,10 +2,8 @@
 
 import pytest
 
-from blackjack.dealer import decode
-from blackjack.ev import decision_shoe
-from blackjack.ev_engine import Engine, clear_caches
-from blackjack.rules import PRESETS, Peek, Rules
+from blackjack import PRESETS, Engine, Peek, Rules, clear_caches, decision_shoe
+from blackjack.maths import decode
 
 
 @pytest.mark.parametrize(
@@ -40,7 +38,7 @@ def test_shared_engines_survive_threads_that_evict_and_clear():
     import sys
     import threading
 
-    from blackjack.ev_engine import engine_for
+    from blackjack import engine_for
 
     rules = PRESETS["thoth"]
     errors: list[BaseException] = []

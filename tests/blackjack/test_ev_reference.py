@@ -15,9 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from blackjack import ev
-from blackjack.moves import Move
-from blackjack.rules import PRESETS, Rules
+import blackjack as ev
+from blackjack import PRESETS, Move, Rules
 
 REFERENCE = Path(__file__).with_name("ev_reference.json")
 
@@ -58,7 +57,7 @@ class HitBelowSeventeen:
             return Move.SPLIT
         if Move.DOUBLE in legal and sum(hand) == 11:
             return Move.DOUBLE
-        total, soft = ev.hand_total(hand)
+        total, soft = ev.points_total(hand)
         return self.move_for_total(total, soft, up, legal)
 
     def move_for_total(self, total: int, soft: bool, up: int, legal: frozenset[Move]) -> Move:

@@ -1,8 +1,16 @@
 import pytest
 
-from blackjack.cards import parse_cards
-from blackjack.hand import best_total, hand_total, is_blackjack, is_bust, is_pair
-from blackjack.rules import PRESETS, PairsBy, Rules
+from blackjack import (
+    PRESETS,
+    PairsBy,
+    Rules,
+    best_total,
+    hand_total,
+    is_blackjack,
+    is_bust,
+    is_pair,
+    parse_cards,
+)
 
 
 @pytest.mark.parametrize(

@@ -7,13 +7,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from blackjack import legal
-from blackjack.cards import composition_of, full_composition, one_deck
-from blackjack.ev import analyze
-from blackjack.ev import legal_moves as ev_legal_moves
-from blackjack.hand import hand_total, is_pair
-from blackjack.moves import INSURANCE_MOVES, PLAY_MOVES, Move
-from blackjack.options import (
+from blackjack import (
     DOUBLE_9_11,
     DOUBLE_10_11,
     DOUBLE_AFTER_SPLIT,
@@ -21,6 +15,8 @@ from blackjack.options import (
     DOUBLE_SOFT,
     DOUBLE_SPLIT_ACES,
     HAND_FINISHED,
+    INSURANCE_MOVES,
+    PLAY_MOVES,
     SPLIT_ACES_ONCE,
     SPLIT_ACES_ONE_CARD,
     SPLIT_LIMIT,
@@ -28,11 +24,27 @@ from blackjack.options import (
     SURRENDER_FIRST_TWO,
     SURRENDER_NONE,
     SURRENDER_VS_ACE,
+    DoubleOn,
+    Move,
+    Phase,
+    RoundState,
+    Rules,
+    Shoe,
+    ShoeExhausted,
+    Surrender,
+    analyze,
+    apply,
+    composition_of,
+    full_composition,
     hand_options,
+    hand_total,
     hand_verdicts,
+    is_pair,
+    one_deck,
+    start_round,
 )
-from blackjack.round import Phase, RoundState, Shoe, ShoeExhausted, apply, start_round
-from blackjack.rules import DoubleOn, Rules, Surrender
+from blackjack import legal_moves_for_points as ev_legal_moves
+from blackjack import round as legal  # the round's legality, through its public face
 from tests.blackjack.test_round_properties import bets_st, card_st, rules_st
 
 

@@ -8,11 +8,8 @@ the table in RULES.md, where a wrong shared answer would pass unnoticed.
 
 import pytest
 
-from blackjack.ev import analyze
-from blackjack.ev_legal import legal_moves as ev_legal_moves
-from blackjack.hand import is_pair
-from blackjack.moves import Move
-from blackjack.round import Phase, RoundState, legal_moves
+from blackjack import Move, Phase, RoundState, analyze, is_pair, legal_moves
+from blackjack import legal_moves_for_points as ev_legal_moves
 from tests.blackjack.helpers import deal, play
 
 H, S, D, P, R = Move.HIT, Move.STAND, Move.DOUBLE, Move.SPLIT, Move.SURRENDER

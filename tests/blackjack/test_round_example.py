@@ -1,7 +1,6 @@
 """The worked example round of the house rules (source 000), replayed from a fixed order."""
 
-from blackjack.moves import Move
-from blackjack.round import EventKind, Outcome, Phase, legal_moves, replay
+from blackjack import EventKind, Move, Outcome, Phase, legal_moves, replay
 from tests.blackjack.helpers import deal, deal_order, play, results
 
 

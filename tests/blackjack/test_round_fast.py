@@ -1,6 +1,6 @@
 """The fast path (hit, stand, declined insurance) against the general machinery.
 
-``apply`` plays those moves through :mod:`blackjack.round_fast`; ``apply_general`` plays
+``apply`` plays those moves through its shortcut (``apply_shortcut``); ``apply_general`` plays
 every move through the work area.  Both must give equal states, events included, and the
 single-move ``verdict`` must agree with the full ``verdicts``.
 """
@@ -13,10 +13,10 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from blackjack.cards import one_deck
-from blackjack.legal import SPLIT_ACES_ONE_CARD, verdict, verdicts
-from blackjack.moves import Move
-from blackjack.round import (
+from blackjack import (
+    PRESETS,
+    SPLIT_ACES_ONE_CARD,
+    Move,
     Phase,
     RoundState,
     Shoe,
@@ -25,11 +25,13 @@ from blackjack.round import (
     apply_general,
     from_json,
     legal_moves,
+    one_deck,
     start_round,
     to_json,
+    verdict,
+    verdicts,
 )
-from blackjack.round_fast import apply_fast
-from blackjack.rules import PRESETS
+from blackjack.round import apply_shortcut as apply_fast
 from tests.blackjack.helpers import deal, play
 from tests.blackjack.test_round_properties import bets_st, card_st, rules_st
 

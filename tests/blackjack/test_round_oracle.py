@@ -17,21 +17,27 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from blackjack.cards import RANK_POINTS, Card, Suit, one_deck
-from blackjack.moves import PLAY_MOVES, Move
-from blackjack.round import (
+from blackjack import (
+    PLAY_MOVES,
+    PRESETS,
+    RANK_POINTS,
     Box,
+    Card,
     EventKind,
     Hand,
+    Move,
     Outcome,
+    Peek,
     Phase,
     RoundState,
+    Rules,
     Shoe,
+    Suit,
     apply,
     legal_moves,
+    one_deck,
     start_round,
 )
-from blackjack.rules import PRESETS, Peek, Rules
 from tests.blackjack.test_round_properties import rules_st
 
 # Heavy in aces and tens, so that naturals, even money, dealer blackjacks and split aces are

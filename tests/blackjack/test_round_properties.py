@@ -8,23 +8,31 @@ from random import Random
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from blackjack.cards import Card, Suit, one_deck
-from blackjack.hand import best_total, hand_total, is_blackjack
-from blackjack.moves import Move
-from blackjack.round import (
+from blackjack import (
+    Card,
+    DoubleOn,
     IllegalMove,
+    Move,
     Outcome,
+    PairsBy,
+    Peek,
     Phase,
     RoundState,
+    Rules,
     Shoe,
     ShoeExhausted,
+    Suit,
+    Surrender,
     apply,
+    best_total,
     from_json,
+    hand_total,
+    is_blackjack,
     legal_moves,
+    one_deck,
     start_round,
     to_json,
 )
-from blackjack.rules import DoubleOn, PairsBy, Peek, Rules, Surrender
 
 rules_st = st.builds(
     Rules,

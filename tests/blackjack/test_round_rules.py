@@ -5,18 +5,23 @@ from fractions import Fraction
 
 import pytest
 
-from blackjack.cards import parse_cards
-from blackjack.moves import Move
-from blackjack.round import (
+from blackjack import (
+    PRESETS,
+    DoubleOn,
     EventKind,
     IllegalMove,
+    Move,
+    PairsBy,
+    Peek,
     Phase,
+    Rules,
     Shoe,
+    Surrender,
     apply,
     legal_moves,
+    parse_cards,
     start_round,
 )
-from blackjack.rules import PRESETS, DoubleOn, PairsBy, Peek, Rules, Surrender
 from tests.blackjack.helpers import deal, play, results
 
 THOTH = PRESETS["thoth"]

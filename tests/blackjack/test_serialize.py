@@ -3,7 +3,7 @@ from fractions import Fraction
 
 import pytest
 
-from blackjack.round import from_json, player_view, to_json
+from blackjack import from_json, player_view, to_json
 from tests.blackjack.helpers import deal, play
 
 

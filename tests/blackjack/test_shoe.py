@@ -3,9 +3,19 @@ from random import Random
 
 import pytest
 
-from blackjack.cards import new_shoe, one_deck, parse_cards, shuffle_like_random
-from blackjack.round import Phase, Shoe, ShoeExhausted, prepare_shoe, start_round
-from blackjack.rules import PRESETS, Rules
+from blackjack import (
+    PRESETS,
+    Phase,
+    Rules,
+    Shoe,
+    ShoeExhausted,
+    new_shoe,
+    one_deck,
+    parse_cards,
+    prepare_shoe,
+    shuffle_like_random,
+    start_round,
+)
 from tests.blackjack.helpers import deal, play
 
 

@@ -4,17 +4,17 @@ import os
 
 import pytest
 
-from blackjack.rules import Rules
-from blackjack.store import (
+from blackjack import (
     CACHE_DIR_ENV,
-    FORMAT_VERSION,
     FileStore,
     MemoryStore,
+    Rules,
     default_store,
     load_json,
     save_json,
     table_key,
 )
+from blackjack.maths import FORMAT_VERSION
 
 
 def test_file_store_round_trip(tmp_path):

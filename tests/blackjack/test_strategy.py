@@ -5,25 +5,29 @@ import json
 
 import pytest
 
-from blackjack.ev import MOVE_ORDER
-from blackjack.moves import Move
-from blackjack.rules import PRESETS, Peek, Rules, Surrender
-from blackjack.store import MemoryStore, table_key
-from blackjack.strategy import (
+from blackjack import (
     EASY,
     HARD,
+    MOVE_ORDER,
     NORMAL,
     POLICIES,
+    PRESETS,
     UPS,
     Cell,
     Chart,
+    MemoryStore,
+    Move,
+    Peek,
+    Rules,
+    Surrender,
     basic_chart,
     best_move,
     build_cell,
-    cell_key_for,
+    cell_key,
     house_edge,
     rule_effects,
     rule_variations,
+    table_key,
 )
 
 THOTH = PRESETS["thoth"]
@@ -317,7 +321,7 @@ def test_move_for_maps_every_hand_to_its_cell(chart, up):
     for hand in hands:
         if sum(hand) > 21 or (len(hand) == 2 and sorted(hand) == [1, 10]):
             continue
-        kind, row = cell_key_for(THOTH, hand)
+        kind, row, _up = cell_key(hand, up)
         for legal in (HIT_STAND, FIRST_TWO, FIRST_TWO | {Move.SPLIT}):
             assert chart.move_for(hand, up, legal) == Chart._pick(chart.cell(kind, row, up), legal)
 

@@ -4,7 +4,7 @@ two languages, each page axe-clean, with screenshots at phone and desktop widths
 import pytest
 from playwright.sync_api import expect
 
-from blackjack.rules import PRESETS
+from blackjack import PRESETS
 from tests.trainer.conftest import thoth_docs
 from trainer import selectors, services
 from trainer.models import Decision

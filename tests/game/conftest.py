@@ -7,8 +7,7 @@ from collections.abc import Callable, Sequence
 import pytest
 
 from accounts.models import User
-from blackjack.cards import parse_cards
-from blackjack.rules import PRESETS
+from blackjack import PRESETS, parse_cards
 from game import bootstrap
 from game.models import Seat, Table
 from game.services import seat_get_or_create

@@ -8,11 +8,7 @@ from typing import Any
 
 import pytest
 
-from blackjack.ev import analyze
-from blackjack.moves import Move
-from blackjack.round import Shoe, apply, start_round
-from blackjack.rules import PRESETS
-from blackjack.strategy import POLICIES, Chart
+from blackjack import POLICIES, PRESETS, Chart, Move, Shoe, analyze, apply, start_round
 from game import ai
 from game.services import round_apply_move, round_deal
 from tests.blackjack.helpers import deal_order

@@ -11,7 +11,7 @@ import pytest
 from django.db import connection
 from django.db.models import Sum
 
-from blackjack.round import from_json
+from blackjack import from_json
 from game import services
 from game.models import LedgerEntry, Round, Wallet
 from trainer.models import Decision

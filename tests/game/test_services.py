@@ -9,7 +9,7 @@ import pytest
 from django.db.models import Sum
 from django.utils import translation
 
-from blackjack.round import from_json
+from blackjack import from_json
 from game import services
 from game.models import LedgerEntry, Round, Seat, Wallet
 from game.services import PlayError, round_apply_move, round_deal, wallet_top_up
@@ -397,8 +397,7 @@ def test_to_decimal_refuses_to_round():
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_state_from_json_reads_what_the_engine_reads(seed):
-    from blackjack.round import Shoe, start_round, to_json
-    from blackjack.rules import PRESETS
+    from blackjack import PRESETS, Shoe, start_round, to_json
 
     shoe = Shoe.shuffled(PRESETS["thoth"], Random(seed))
     state = start_round(rules=PRESETS["thoth"], bets={0: 100, 3: 50}, shoe=shoe)

@@ -7,8 +7,7 @@ from typing import Any
 
 import pytest
 
-from blackjack.rules import PRESETS
-from blackjack.store import MemoryStore, load_json
+from blackjack import PRESETS, MemoryStore, load_json
 from trainer import selectors, services
 from trainer.charts import chart_key, compute_tables
 

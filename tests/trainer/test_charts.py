@@ -1,9 +1,6 @@
 import pytest
 
-from blackjack.ev import analyze
-from blackjack.moves import Move
-from blackjack.rules import PRESETS
-from blackjack.strategy import Chart, basic_chart
+from blackjack import PRESETS, Chart, Move, analyze, basic_chart
 from tests.trainer.conftest import thoth_docs
 from trainer.charts import UPS, Tables, chart_move_with, live_cell, table_key
 

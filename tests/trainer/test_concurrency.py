@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 
 from accounts.models import User
-from blackjack.rules import PRESETS
+from blackjack import PRESETS
 from tests.trainer.conftest import thoth_docs
 from trainer import services
 from trainer.models import Decision

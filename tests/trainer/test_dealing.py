@@ -3,8 +3,7 @@ from random import Random
 
 import pytest
 
-from blackjack.ev import hand_total
-from blackjack.rules import PRESETS
+from blackjack import PRESETS, points_total
 from trainer.dealing import (
     Cell,
     cards_for,
@@ -40,7 +39,7 @@ def test_cells_of_a_kind_give_hands_of_that_kind(kind):
         cell = pick_cell(rng, kind=kind, up=4)
         assert cell.kind == kind and cell.up == 4
         points = points_for(cell, rng, multi=rng.random() < 0.5)
-        total, soft = hand_total(points)
+        total, soft = points_total(points)
         if kind == "pair":
             assert points == [cell.row, cell.row]
         else:

@@ -1,9 +1,7 @@
 import pytest
 
 from accounts.models import User
-from blackjack.cards import parse_cards
-from blackjack.moves import Move
-from blackjack.rules import PRESETS
+from blackjack import PRESETS, Move, parse_cards
 from trainer.models import Decision
 from trainer.services import chart_cell, decision_record
 

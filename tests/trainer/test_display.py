@@ -1,10 +1,7 @@
 import pytest
 
 from accounts.models import User
-from blackjack.cards import parse_cards
-from blackjack.dealer import dealer_probabilities
-from blackjack.ev import decision_shoe
-from blackjack.rules import PRESETS
+from blackjack import PRESETS, dealer_probabilities, decision_shoe, parse_cards
 from trainer.display import situation_view
 from trainer.models import Situation
 from trainer.services import insurance_ev, situation_answer, situation_evaluate

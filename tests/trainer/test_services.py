@@ -6,10 +6,7 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
-from blackjack.cards import Card, parse_cards
-from blackjack.ev import analyze
-from blackjack.moves import Move
-from blackjack.rules import PRESETS
+from blackjack import PRESETS, Card, Move, analyze, parse_cards
 from tests.trainer.conftest import docs_for
 from trainer import services
 from trainer.charts import chart_key

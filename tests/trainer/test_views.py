@@ -5,8 +5,7 @@ import pytest
 from django.utils import translation
 
 from accounts.models import User
-from blackjack.moves import Move
-from blackjack.rules import PRESETS
+from blackjack import PRESETS, Move
 from trainer import services
 from trainer.models import ChartJob, Decision, Situation
 from trainer.services import decision_record, situation_deal
@@ -143,7 +142,7 @@ def test_get_is_refused_on_the_answer(signed_in):
 def test_stats_page_empty_and_with_decisions(signed_in, user):
     assert "No answers yet" in signed_in.get("/en/trainer/stats/").content.decode()
     ev = {Move.STAND: -0.54, Move.HIT: -0.53}
-    from blackjack.cards import parse_cards
+    from blackjack import parse_cards
 
     for choice in (Move.STAND, Move.HIT, Move.HIT):
         decision_record(

@@ -7,9 +7,7 @@ from typing import Any
 from django import template
 from django.template.defaultfilters import floatformat
 
-from blackjack.cards import Card
-from blackjack.ev import MOVE_ORDER
-from blackjack.moves import Move
+from blackjack import MOVE_ORDER, Card, Move
 from trainer.display import MOVE_LABELS
 
 register = template.Library()

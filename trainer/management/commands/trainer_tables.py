@@ -10,7 +10,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from blackjack.rules import PRESETS
+from blackjack import PRESETS
 from trainer.models import ChartJob
 from trainer.services import chart_job_run, tables_stored
 

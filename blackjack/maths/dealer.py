@@ -461,3 +461,10 @@ def dealer_probabilities(
             raise ValueError("the dealer surely has blackjack")
         vec = [x / rest for x in vec[:BLACKJACK]] + [0.0]
     return DealerOutcome(*vec)
+
+
+def prepare_dealer_tables(*, h17: bool) -> None:
+    """Build the dealer's drawing tables of every up card now, not at the first question
+    (the EV bench times the questions without them)."""
+    for up in range(1, 11):
+        _table(up, h17)

@@ -41,14 +41,15 @@ reading of "late" surrender: it is decided after a peek when there is one).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from blackjack.cards import Composition, full_composition, remove_cards
-from blackjack.dealer import DealerOutcome, dealer_probabilities
-from blackjack.ev_engine import Engine, HandChart, clear_caches, engine_for
-from blackjack.ev_legal import MOVE_ORDER, hand_total, is_blackjack, is_pair, legal_moves
-from blackjack.moves import Move
+from blackjack.hand import is_points_blackjack
+from blackjack.maths.dealer import DealerOutcome, dealer_probabilities
+from blackjack.maths.engine import HandChart, engine_for
+from blackjack.moves import MOVE_ORDER, Move
+from blackjack.round.legal import legal_moves_for_points
 from blackjack.rules import Rules
 
 
@@ -95,6 +96,51 @@ def insurance_return(comp: Composition) -> float:
     return 3.0 * comp[9] / sum(comp) - 1.0
 
 
+def insurance_gain(
+    rules: Rules, hand: Sequence[int], comp: Composition, *, p_blackjack: float | None = None
+) -> float:
+    """What taking insurance (or, holding a blackjack, even money) adds to the hand's EV per
+    unit of the initial bet, the up card an ace and ``comp`` the unseen cards: the one
+    insurance formula.  Insurance stakes half the bet; even money takes 1:1 for a blackjack
+    that would pay ``rules.blackjack_pays`` unless the dealer has one too.  ``p_blackjack``:
+    the dealer's chance of a blackjack when the caller has it (else the share of tens).
+
+    >>> from blackjack.cards import full_composition, remove_cards
+    >>> comp = remove_cards(full_composition(6), [1, 10, 6])
+    >>> round(insurance_gain(Rules(), [10, 6], comp), 4), round(insurance_gain(Rules(), [1, 10],
+    ...     remove_cards(full_composition(6), [1, 1, 10])), 4)
+    (-0.0388, -0.0388)
+    """
+    if is_points_blackjack(hand):
+        p = comp[9] / sum(comp) if p_blackjack is None else p_blackjack
+        return 1.0 - float(rules.blackjack_pays) * (1.0 - p)
+    return 0.5 * insurance_return(comp)
+
+
+def rank_by_ev(ev: Mapping[Move, float]) -> tuple[Move, ...]:
+    """The moves of ``ev`` best first: the one EV tie rule, of two equal EVs the move earlier
+    in :data:`~blackjack.moves.MOVE_ORDER` first.
+
+    >>> rank_by_ev({Move.HIT: 0.1, Move.DOUBLE: 0.1, Move.STAND: -0.2})
+    (<Move.HIT: 'hit'>, <Move.DOUBLE: 'double'>, <Move.STAND: 'stand'>)
+    """
+    moves = [m for m in MOVE_ORDER if m in ev]
+    return tuple(sorted(moves, key=lambda m: (-ev[m], MOVE_ORDER.index(m))))
+
+
+def best_by_ev(ev: Mapping[Move, float], allowed: Collection[Move] | None = None) -> Move | None:
+    """The best move of ``ev`` among ``allowed`` (default: all), by :func:`rank_by_ev`;
+    ``None`` when none is allowed.
+
+    >>> best_by_ev({Move.HIT: 0.1, Move.DOUBLE: 0.3}, (Move.HIT, Move.STAND))
+    <Move.HIT: 'hit'>
+    """
+    for move in rank_by_ev(ev):
+        if allowed is None or move in allowed:
+            return move
+    return None
+
+
 def decision_shoe(
     rules: Rules, hand: Sequence[int], up: int, removed: Sequence[int] = ()
 ) -> Composition:
@@ -124,7 +170,9 @@ def analyze(
     hand = tuple(hand)
     if len(hand) < 2:
         raise ValueError("a hand has at least two cards")
-    legal = legal_moves(rules, hand, up, split_hands=split_hands, from_split=from_split, pair=pair)
+    legal = legal_moves_for_points(
+        rules, hand, up, split_hands=split_hands, from_split=from_split, pair=pair
+    )
     if not legal:
         raise ValueError("the hand is bust")
     comp = decision_shoe(rules, hand, up, removed)
@@ -135,16 +183,14 @@ def analyze(
     norm = eng.mass(comp)
     ev = {m: v / norm for m, v in values.items()}
     pbj = eng.p_blackjack(comp)
-    if is_blackjack(hand, from_split=from_split) and split_hands == 1:
+    if is_points_blackjack(hand, from_split=from_split) and split_hands == 1:
         # Exact, not a ratio of two rounded masses.
         ev = {Move.STAND: float(rules.blackjack_pays) * (1.0 if eng.peek else 1.0 - pbj)}
-    best = max(ev, key=lambda m: (ev[m], -MOVE_ORDER.index(m)))
+    best = best_by_ev(ev)
+    assert best is not None  # a hand that is not bust has a legal move
     insurance = None
     if up == 1 and rules.insurance and len(hand) == 2 and not from_split and split_hands == 1:
-        if is_blackjack(hand):
-            insurance = 1.0 - float(rules.blackjack_pays) * (1.0 - pbj)
-        else:
-            insurance = 0.5 * insurance_return(comp)
+        insurance = insurance_gain(rules, hand, comp, p_blackjack=pbj)
     return Analysis(
         hand=hand,
         up=up,
@@ -173,29 +219,10 @@ def round_ev(rules: Rules, hand: Sequence[int], up: int, chart: HandChart | None
     """
     eng = engine_for(rules, up, chart)
     comp = decision_shoe(rules, hand, up)
-    if is_blackjack(hand):
+    if is_points_blackjack(hand):
         return eng.blackjack_value(comp)
-    legal = legal_moves(rules, hand, up)
+    legal = legal_moves_for_points(rules, hand, up)
     value = eng.value(comp, tuple(hand), legal)
     if eng.peek:
         value -= eng.p_blackjack(comp)
     return value
-
-
-__all__ = [
-    "MOVE_ORDER",
-    "Analysis",
-    "Engine",
-    "HandChart",
-    "analyze",
-    "clear_caches",
-    "decision_shoe",
-    "engine_for",
-    "hand_total",
-    "insurance_return",
-    "is_blackjack",
-    "is_pair",
-    "legal_moves",
-    "prepare_full_shoe",
-    "round_ev",
-]

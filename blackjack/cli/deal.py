@@ -14,12 +14,20 @@ from collections.abc import Callable
 from random import Random
 from typing import Any, TextIO
 
+from blackjack.cli.args import add_rules_arguments, rules_from_args
 from blackjack.hand import hand_total
 from blackjack.moves import KEYS, Move
-from blackjack.round import apply, legal_moves, prepare_shoe, start_round
-from blackjack.round_state import Event, EventKind, Phase, RoundState
-from blackjack.rules import add_rules_arguments, rules_from_args
-from blackjack.shoe import Shoe
+from blackjack.round import (
+    Event,
+    EventKind,
+    Phase,
+    RoundState,
+    Shoe,
+    apply,
+    legal_moves,
+    prepare_shoe,
+    start_round,
+)
 
 _BY_KEY = {key: move for move, key in KEYS.items()}
 

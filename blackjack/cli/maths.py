@@ -15,11 +15,21 @@ from collections.abc import Callable
 from typing import Any
 
 from blackjack.cards import RANK_POINTS, full_composition, parse_points, remove_cards
-from blackjack.dealer import dealer_probabilities
-from blackjack.ev import analyze, legal_moves, prepare_full_shoe
-from blackjack.rules import PairsBy, Rules, add_rules_arguments, rules_from_args
-from blackjack.store import FileStore, TableStore, default_store
-from blackjack.strategy import basic_chart, house_edge, rule_effects
+from blackjack.cli.args import add_rules_arguments, rules_from_args
+from blackjack.hand import is_pair
+from blackjack.maths import (
+    FileStore,
+    TableStore,
+    analyze,
+    basic_chart,
+    dealer_probabilities,
+    default_store,
+    house_edge,
+    prepare_full_shoe,
+    rule_effects,
+)
+from blackjack.round import legal_moves_for_points
+from blackjack.rules import Rules
 
 
 def _ranks(text: str) -> list[str]:
@@ -47,12 +57,10 @@ def _situation(
     rules: Rules, hand: list[str], up: str, removed: list[str], store: TableStore | None
 ) -> dict[str, Any]:
     points = _points(hand)
-    pair = None
-    if rules.pairs_by == PairsBy.RANK and len(hand) == 2:
-        pair = hand[0] == hand[1]
+    pair = is_pair(hand, rules)  # by rank or by value, as the rules say
     a = analyze(rules, points, RANK_POINTS[up], removed=_points(removed), pair=pair)
     chart = basic_chart(rules, store=store)
-    legal = legal_moves(rules, points, RANK_POINTS[up], pair=pair)
+    legal = legal_moves_for_points(rules, points, RANK_POINTS[up], pair=pair)
     out: dict[str, Any] = {
         "hand": hand,
         "dealer": up,
@@ -67,7 +75,7 @@ def _situation(
     return out
 
 
-def _all_situations(rules: Rules, store: TableStore | None) -> list[dict[str, Any]]:
+def all_situations(rules: Rules, store: TableStore | None) -> list[dict[str, Any]]:
     names = ["A", *(str(p) for p in range(2, 11))]
     prepare_full_shoe(rules)
     return [
@@ -88,7 +96,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     store = _store(args)
     if args.all:
-        result: Any = _all_situations(rules, store)
+        result: Any = all_situations(rules, store)
     else:
         if not args.hand or not args.dealer:
             raise SystemExit("analyze needs --hand and --dealer, or --all")

@@ -1,7 +1,7 @@
-"""Basic-strategy charts, the exact best move, the house edge, and the AI levels.
+"""Basic-strategy charts, the exact best move and the house edge.
 
 The chart is *total-dependent*: a cell is a hard total (5–21), a soft total (13–21) or a pair,
-against an up card.  Its EVs average the exact EVs (:mod:`blackjack.ev`) of the two-card hands
+against an up card.  Its EVs average the exact EVs (:mod:`blackjack.maths.ev`) of the two-card hands
 that make it, weighted by how often each is dealt from a full shoe and, after a peek, by the
 chance the dealer has no blackjack; the cell's move is the best of those averages.  Rows no
 two-card hand reaches without being a pair (hard 20 and 21, soft 21) average the three-card
@@ -24,25 +24,22 @@ import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any
 
 from blackjack.cards import full_composition
-from blackjack.ev import (
-    MOVE_ORDER,
+from blackjack.hand import is_points_blackjack, points_total
+from blackjack.maths.engine import clear_caches as ev_clear_caches
+from blackjack.maths.ev import (
     Analysis,
     analyze,
-    decision_shoe,
-    engine_for,
-    hand_total,
-    insurance_return,
-    is_blackjack,
+    best_by_ev,
     prepare_full_shoe,
+    rank_by_ev,
     round_ev,
 )
-from blackjack.ev import clear_caches as ev_clear_caches
-from blackjack.moves import Move
+from blackjack.maths.store import TableStore, load_json, save_json, table_key
+from blackjack.moves import MOVE_ORDER, Move
 from blackjack.rules import DoubleOn, PairsBy, Peek, Rules, Surrender
-from blackjack.store import TableStore, load_json, save_json, table_key
 
 UPS: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)  # chart column order, ace last
 HARD_ROWS = range(5, 22)
@@ -51,13 +48,6 @@ PAIR_ROWS = range(1, 11)
 KINDS = ("hard", "soft", "pair")
 
 CellKey = tuple[str, int, int]  # (kind, row value, up card)
-
-
-def _best(ev: dict[Move, float], allowed: Sequence[Move] | frozenset[Move]) -> Move | None:
-    moves = [m for m in MOVE_ORDER if m in ev and m in allowed]
-    if not moves:
-        return None
-    return max(moves, key=lambda m: (ev[m], -MOVE_ORDER.index(m)))
 
 
 @dataclass(frozen=True)
@@ -70,29 +60,41 @@ class Cell:
     def code(self) -> str:
         """The printed-chart code: H, S, P, Dh/Ds (double, else hit/stand), Rh/Rs/Rp."""
         if self.move == Move.DOUBLE:
-            fallback = _best(self.ev, (Move.HIT, Move.STAND))
+            fallback = best_by_ev(self.ev, (Move.HIT, Move.STAND))
             return "Ds" if fallback == Move.STAND else "Dh"
         if self.move == Move.SURRENDER:
-            fallback = _best(self.ev, (Move.HIT, Move.STAND, Move.SPLIT))
+            fallback = best_by_ev(self.ev, (Move.HIT, Move.STAND, Move.SPLIT))
             return "R" + {Move.STAND: "s", Move.SPLIT: "p"}.get(fallback or Move.HIT, "h")
         return {Move.HIT: "H", Move.STAND: "S", Move.SPLIT: "P"}[self.move]
 
 
-def cell_key_for(rules: Rules, hand: Sequence[int], *, pair: bool | None = None) -> tuple[str, int]:
-    """The (kind, row) of a hand in the chart.
+def cell_key(hand: Sequence[int], up: int, *, pair: bool | None = None) -> CellKey:
+    """The chart cell of a hand (points, ace = 1) against ``up``: ``(kind, row, up)``, the one
+    chart-cell key of the engine.  ``pair``: whether the hand may be split, when the caller
+    knows the ranks (default: two equal points); a pair's row is its card's points, a soft
+    hand's its total from 13, a hard hand's from 5.  Hands of three or more cards take their
+    total's row.
 
-    >>> [cell_key_for(Rules(), hand) for hand in ([8, 8], [1, 6], [9, 3, 4])]
-    [('pair', 8), ('soft', 17), ('hard', 16)]
+    >>> [cell_key(hand, 10) for hand in ([8, 8], [1, 6], [9, 3, 4], [2, 3])]
+    [('pair', 8, 10), ('soft', 17, 10), ('hard', 16, 10), ('hard', 5, 10)]
     """
-    is_pair = len(hand) == 2 and hand[0] == hand[1] if pair is None else pair
-    if is_pair:
-        return "pair", hand[0]
-    total, soft = hand_total(hand)
-    if total > 21:
+    if pair if pair is not None else len(hand) == 2 and hand[0] == hand[1]:
+        return "pair", hand[0], up
+    hard = sum(hand)
+    if 1 in hand and hard <= 11:
+        return "soft", max(hard + 10, 13), up
+    if hard > 21:
         raise ValueError("the hand is bust")
-    if soft:
-        return "soft", max(total, 13)
-    return "hard", max(total, 5)
+    return "hard", max(hard, 5), up
+
+
+def row_key(total: int, soft: bool, up: int) -> CellKey:
+    """The cell of the hard or soft row of ``total`` (for hands of three or more cards).
+
+    >>> row_key(12, True, 6), row_key(4, False, 6)
+    (('soft', 13, 6), ('hard', 5, 6))
+    """
+    return ("soft", max(total, 13), up) if soft else ("hard", max(total, 5), up)
 
 
 @dataclass(frozen=True)
@@ -113,9 +115,7 @@ class Chart:
 
     def __post_init__(self) -> None:
         for key, cell in self.cells.items():
-            ev = cell.ev
-            moves = [m for m in MOVE_ORDER if m in ev]
-            self._orders[key] = tuple(sorted(moves, key=lambda m: (-ev[m], MOVE_ORDER.index(m))))
+            self._orders[key] = rank_by_ev(cell.ev)
 
     def cell(self, kind: str, row: int, up: int) -> Cell:
         return self.cells[(kind, row, up)]
@@ -128,16 +128,7 @@ class Chart:
         >>> chart.move_for([5, 6], 6, frozenset({Move.HIT, Move.STAND}))
         <Move.HIT: 'hit'>
         """
-        if len(hand) == 2 and hand[0] == hand[1]:
-            key: CellKey = ("pair", hand[0], up)
-        else:
-            hard = sum(hand)
-            if 1 in hand and hard <= 11:
-                key = ("soft", max(hard + 10, 13), up)
-            elif hard > 21:
-                raise ValueError("the hand is bust")
-            else:
-                key = ("hard", max(hard, 5), up)
+        key = cell_key(hand, up)
         move = self._picks.get((key, legal))
         if move is None:
             move = self._picks[(key, legal)] = self._pick_ordered(key, legal)
@@ -145,7 +136,7 @@ class Chart:
 
     def move_for_total(self, total: int, soft: bool, up: int, legal: frozenset[Move]) -> Move:
         """The move of the hard or soft row of ``total`` (for hands of three or more cards)."""
-        key: CellKey = ("soft", max(total, 13), up) if soft else ("hard", max(total, 5), up)
+        key = row_key(total, soft, up)
         move = self._picks.get((key, legal))
         if move is None:
             move = self._picks[(key, legal)] = self._pick_ordered(key, legal)
@@ -162,7 +153,7 @@ class Chart:
 
     @staticmethod
     def _pick(cell: Cell, legal: frozenset[Move]) -> Move:
-        move = _best(cell.ev, legal)
+        move = best_by_ev(cell.ev, legal)
         if move is not None:
             return move
         return Move.STAND if Move.STAND in legal else min(legal, key=MOVE_ORDER.index)
@@ -212,12 +203,16 @@ def _members(kind: str, row: int) -> Iterator[tuple[int, ...]]:
         return
     found = False
     for a, b in itertools.combinations_with_replacement(range(1, 11), 2):
-        if a != b and hand_total([a, b]) == (row, kind == "soft") and not is_blackjack([a, b]):
+        if (
+            a != b
+            and points_total([a, b]) == (row, kind == "soft")
+            and not is_points_blackjack([a, b])
+        ):
             found = True
             yield (a, b)
     if not found:
         for hand in itertools.combinations_with_replacement(range(1, 11), 3):
-            if hand_total(hand) == (row, kind == "soft"):
+            if points_total(hand) == (row, kind == "soft"):
                 yield hand
 
 
@@ -259,7 +254,7 @@ def build_cell(rules: Rules, kind: str, row: int, up: int) -> Cell:
         for m in common or ():
             totals[m] = totals.get(m, 0.0) + w * a.ev[m]
     ev = {m: totals[m] / weight for m in MOVE_ORDER if m in totals}
-    move = _best(ev, frozenset(ev))
+    move = best_by_ev(ev, frozenset(ev))
     assert move is not None
     return Cell(move, ev)
 
@@ -315,7 +310,7 @@ def best_move(
     (<Move.HIT: 'hit'>, <Move.STAND: 'stand'>)
     """
     a = analyze(rules, hand, up, removed=removed, split_hands=split_hands, from_split=from_split)
-    move = _best(a.ev, legal if legal is not None else frozenset(a.ev))
+    move = best_by_ev(a.ev, legal if legal is not None else frozenset(a.ev))
     if move is None:
         raise ValueError("no legal move has an EV")
     return move
@@ -425,110 +420,3 @@ def rule_effects(
         ev_clear_caches()  # each variant's memos are of no use to the next: free them
     save_json(store, key, out)
     return out
-
-
-# --- the AI levels ------------------------------------------------------------------------
-
-
-class Policy(Protocol):
-    """An AI seat-mate: answers every decision from what a player at the table can see."""
-
-    @property
-    def name(self) -> str: ...
-
-    def choose(
-        self,
-        *,
-        cards: Sequence[int],
-        up: int,
-        legal: frozenset[Move],
-        rules: Rules,
-        seen: Sequence[int] = (),
-        split_hands: int = 1,
-        from_split: bool = False,
-    ) -> Move: ...
-
-
-_INSURANCE_OFFER = frozenset({Move.INSURE, Move.DECLINE})
-
-
-def _fallback(legal: frozenset[Move]) -> Move:
-    return Move.STAND if Move.STAND in legal else min(legal, key=lambda m: str(m))
-
-
-@dataclass(frozen=True)
-class EasyPolicy:
-    """Hits below 17, otherwise stands; never insures, doubles or splits."""
-
-    name: str = "easy"
-
-    def choose(self, *, cards: Sequence[int], up: int, legal: frozenset[Move], rules: Rules,
-               seen: Sequence[int] = (), split_hands: int = 1, from_split: bool = False,
-               ) -> Move:  # fmt: skip
-        if legal == _INSURANCE_OFFER:
-            return Move.DECLINE
-        total, _ = hand_total(cards)
-        if total < 17 and Move.HIT in legal:
-            return Move.HIT
-        return _fallback(legal)
-
-
-@dataclass(frozen=True)
-class NormalPolicy:
-    """Follows the basic-strategy chart of the table's rules; never insures."""
-
-    name: str = "normal"
-    store: TableStore | None = None
-
-    def choose(self, *, cards: Sequence[int], up: int, legal: frozenset[Move], rules: Rules,
-               seen: Sequence[int] = (), split_hands: int = 1, from_split: bool = False,
-               ) -> Move:  # fmt: skip
-        if legal == _INSURANCE_OFFER:
-            return Move.DECLINE
-        return basic_chart(rules, store=self.store).move_for(cards, up, legal)
-
-
-@dataclass(frozen=True)
-class HardPolicy:
-    """The best move by exact EV for its own cards, the up card and the cards already played
-    (``seen``); never the hole card or the shoe.  Insures when the bet is worth it then."""
-
-    name: str = "hard"
-
-    def choose(self, *, cards: Sequence[int], up: int, legal: frozenset[Move], rules: Rules,
-               seen: Sequence[int] = (), split_hands: int = 1, from_split: bool = False,
-               ) -> Move:  # fmt: skip
-        if legal == _INSURANCE_OFFER:
-            comp = decision_shoe(rules, cards, up, seen)
-            if is_blackjack(cards):
-                gain = 1.0 - float(rules.blackjack_pays) * (1.0 - comp[9] / sum(comp))
-            else:
-                gain = insurance_return(comp)
-            return Move.INSURE if gain > 0 else Move.DECLINE
-        return best_move(rules, cards, up, removed=seen, legal=legal,
-                         split_hands=split_hands, from_split=from_split)  # fmt: skip
-
-
-EASY = EasyPolicy()
-NORMAL = NormalPolicy()
-HARD = HardPolicy()
-POLICIES: dict[str, Policy] = {"easy": EASY, "normal": NORMAL, "hard": HARD}
-
-__all__ = [
-    "EASY",
-    "HARD",
-    "NORMAL",
-    "POLICIES",
-    "Cell",
-    "Chart",
-    "Edge",
-    "Policy",
-    "basic_chart",
-    "best_move",
-    "build_cell",
-    "clear_caches",
-    "engine_for",
-    "house_edge",
-    "rule_effects",
-    "rule_variations",
-]

@@ -1,7 +1,8 @@
 """``python -m blackjack``: the engine's command line.
 
 Each group of subcommands lives in its own module with a ``register(subparsers)`` function:
-``cli_deal`` plays rounds in the terminal, ``cli_math`` prints the mathematics.
+``deal`` plays rounds in the terminal, ``maths`` prints the mathematics; ``args`` reads
+the rules from the command line.
 """
 
 from __future__ import annotations
@@ -11,17 +12,31 @@ import os
 import sys
 from collections.abc import Sequence
 
+from blackjack.cli import deal, maths
+from blackjack.cli.args import add_rules_arguments, rules_from_args
+
+__all__ = [
+    "add_rules_arguments",
+    "all_situations",
+    "build_parser",
+    "main",
+    "rules_from_args",
+    "run_deal",
+]
+
+# The commands' own entry points, for the tests and the benches.
+run_deal = deal.run
+all_situations = maths.all_situations
+
 
 def build_parser() -> argparse.ArgumentParser:
-    from blackjack import cli_deal, cli_math
-
     parser = argparse.ArgumentParser(
         prog="python -m blackjack",
         description="Hall of Thoth blackjack engine: play rounds and compute exact EVs.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    cli_deal.register(sub)
-    cli_math.register(sub)
+    deal.register(sub)
+    maths.register(sub)
     return parser
 
 

@@ -17,7 +17,8 @@ from typing import Any
 from blackjack.cards import Card
 from blackjack.hand import hand_total
 from blackjack.moves import Move
-from blackjack.round_state import (
+from blackjack.round.legal import legal_moves
+from blackjack.round.state import (
     Box,
     Event,
     EventKind,
@@ -209,8 +210,6 @@ def player_view(state: RoundState, *, balance: int | None = None) -> dict[str, A
     face-down card); the shoe appears only as the number of cards left.  ``legal_moves`` is
     what the hand in turn may do with ``balance`` in the wallet.
     """
-    from blackjack.round import legal_moves  # the round imports this module
-
     shown = state.dealer if state.revealed else state.dealer[:1]
     total = hand_total(shown)
     boxes = []
