@@ -29,6 +29,7 @@ from blackjack.dealer import (
 from blackjack.ev_legal import MOVE_ORDER, is_blackjack, legal_moves
 from blackjack.moves import Move
 from blackjack.rules import Rules
+from blackjack.splits import largest_removal, split_value
 
 
 class HandChart(Protocol):
@@ -141,7 +142,9 @@ class Engine:
         """The shoes a split hand's second card is drawn from: ``comp`` less 0, 1, … more
         pair cards, one for each resplit still allowed."""
         out: list[Composition] = []
-        extra = splits if pair != 1 or self.rules.resplit_aces else 1
+        # Every shoe blackjack.splits asks for: up to largest_removal() more pair cards out.
+        resplits = pair != 1 or self.rules.resplit_aces
+        extra = largest_removal(splits + 1 if resplits else 2) if splits > 0 else 0
         for k in range(max(extra, 0)):
             if comp[pair - 1] < k:
                 break
@@ -396,43 +399,12 @@ class Engine:
             self._split_hand[key] = value
         return value
 
-    def split(self, comp: Composition, pair: int, hands: int) -> float:
+    def split(self, comp: Composition, pair: int, hands: int, *, forced: bool = False) -> float:
         """Mass EV of splitting a pair into ``hands`` hands (the box's count after the split),
-        summed over every hand that results; ``comp`` excludes both pair cards."""
-        rules = self.rules
-        can_resplit = pair != 1 or rules.resplit_aces
-        memo: dict[tuple[int, int, int], float] = {}
-        code, size = encode(comp), sum(comp)
-
-        def second_cards(k: int, with_pair: bool) -> float:
-            shoe = code - k * UNITS[pair - 1]
-            n = size - k
-            total = 0.0
-            for i, count, child in self._children(shoe, n, 10):
-                card = i + 1
-                if with_pair or card != pair:
-                    total += count * self.split_hand(decode(child), pair, card)
-            return total / n
-
-        def f(n: int, pending: int, k: int) -> float:
-            if pending == 0:
-                return 0.0
-            key = (n, pending, k)
-            if key in memo:
-                return memo[key]
-            if can_resplit and n < rules.max_hands:
-                shoe_p = comp[pair - 1] - k
-                q = shoe_p / (sum(comp) - k)
-                value = second_cards(k, False)
-                if q > 0:
-                    value += q * f(n + 1, pending + 1, k + 1)
-                value += (1.0 - q) * f(n, pending - 1, k)
-            else:
-                value = pending * second_cards(k, True)
-            memo[key] = value
-            return value
-
-        return f(hands, 2, 0)
+        summed over every hand that results; ``comp`` excludes both pair cards.  Resplits are
+        decided (``forced``: every pair card resplit, for comparison); see
+        :mod:`blackjack.splits` for the model."""
+        return split_value(self, comp, pair, hands, forced=forced)
 
 
 @cache
