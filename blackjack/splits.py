@@ -54,9 +54,21 @@ if TYPE_CHECKING:
     from blackjack.ev_engine import Engine
 
 
-def split_value(eng: Engine, comp: Composition, pair: int, hands: int, *, forced: bool = False) -> float:
+def split_value(
+    eng: Engine,
+    comp: Composition,
+    pair: int,
+    hands: int,
+    *,
+    forced: bool = False,
+    decisions: dict[tuple[int, int, int, int], bool] | None = None,
+) -> float:
     """Mass EV of splitting a pair into ``hands`` hands (the box's count after the split),
-    summed over every hand that results; ``comp`` excludes both pair cards."""
+    summed over every hand that results; ``comp`` excludes both pair cards.
+
+    ``decisions``, if given, receives whether a pair card is resplit in each state ``(hands in
+    the box, hands waiting for a second card, pair cards out, other cards out)`` met, so that a
+    simulation can play the same policy (``bench/splits_mc.py``)."""
     rules = eng.rules
     can_resplit = pair != 1 or rules.resplit_aces
     p_index = pair - 1
@@ -109,7 +121,9 @@ def split_value(eng: Engine, comp: Composition, pair: int, hands: int, *, forced
 
     def chart_resplits() -> bool:
         legal = legal_moves(rules, (pair, pair), eng.up, split_hands=2, from_split=True)
-        return eng.chart is not None and eng.chart.move_for((pair, pair), eng.up, legal) == Move.SPLIT
+        return (
+            eng.chart is not None and eng.chart.move_for((pair, pair), eng.up, legal) == Move.SPLIT
+        )
 
     chart_says = chart_resplits() if eng.chart is not None else False
 
@@ -137,11 +151,14 @@ def split_value(eng: Engine, comp: Composition, pair: int, hands: int, *, forced
             if can_resplit and n < rules.max_hands:
                 resplit = f(n + 1, pending + 1, k + 1, j)
                 if forced:
-                    best = resplit
+                    take = True
                 elif eng.chart is not None:
-                    best = resplit if chart_says else play_on
+                    take = chart_says
                 else:
-                    best = max(resplit, play_on)
+                    take = resplit >= play_on
+                best = resplit if take else play_on
+                if decisions is not None:
+                    decisions[key] = take
             else:
                 best = play_on
             value += p_pair * best

@@ -20,7 +20,7 @@ from itertools import combinations_with_replacement
 from typing import Any
 
 from blackjack import strategy
-from blackjack.ev import MOVE_ORDER, analyze, hand_total, prepare_full_shoe
+from blackjack.ev import MOVE_ORDER, analyze, can_deal, hand_total, prepare_full_shoe
 from blackjack.moves import Move
 from blackjack.rules import PairsBy, Rules
 from blackjack.store import TableStore, load_json, save_json
@@ -133,6 +133,9 @@ def compute_tables(
     exact: list[list[Any]] = []
     for up in UPS:
         for cards in multi:
+            if not can_deal(rules, [*cards, up]):
+                done += 1
+                continue  # e.g. 3,3,3,3 against a 3 from one deck
             a = analyze(rules, cards, up, pair=False)
             ev = a.ev
             key = multi_key(up, cards)
