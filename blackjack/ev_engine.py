@@ -22,7 +22,6 @@ from blackjack.dealer import (
     DealerCache,
     Filled,
     IntArray,
-    decode,
     encode,
     encode_rows,
 )
