@@ -127,11 +127,20 @@ class Engine:
         """:meth:`prepare` for every two-card hand dealt from a full shoe against this up."""
         base = remove_cards(full_composition(self.rules.decks), [self.up])
         need = [_shoes_less(base, 21)]
+        families: list[tuple[Composition, int, bool]] = []
         for p in range(1, 11):
             if base[p - 1] >= 2:
                 comp = remove_cards(base, [p, p])
-                need += self._split_shoes(comp, p, self.rules.max_hands - 1)
-        self.dealer.fill(np.concatenate(need))
+                bases = self._split_bases(comp, p, self.rules.max_hands - 1)
+                need += [_shoes_less(b, 21 - p) for b in bases]
+                if p != 1 or self.rules.hit_split_aces:
+                    families += [(b, p, p == 1) for b in bases]
+        # The split hands' hit-or-stand values in numpy (blackjack.splits asks for the hands
+        # of up to 2 * max_hands - 2 shoes; one Python call each was most of the time).
+        solve = bool(families) and self.chart is None and sum(base) >= _SOLVE_MIN_CARDS
+        filled = self.dealer.fill(np.concatenate(need), want_rows=solve)
+        if solve:
+            self._solve(families, filled)
         self.full_shoe_ready = True
 
     def _split_shoes(self, comp: Composition, pair: int, splits: int) -> list[IntArray]:

@@ -23,11 +23,12 @@ from blackjack import strategy
 from blackjack.ev import MOVE_ORDER, analyze, can_deal, hand_total, prepare_full_shoe
 from blackjack.moves import Move
 from blackjack.rules import PairsBy, Rules
+from blackjack.store import FORMAT_VERSION as STORE_VERSION
 from blackjack.store import TableStore, load_json, save_json
 from blackjack.store import table_key as store_key
 from blackjack.strategy import Cell, Chart
 
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4  # 4: the split EVs of blackjack.splits (issue 11)
 UPS: tuple[int, ...] = strategy.UPS  # the chart's column order, ace last
 HARD_ROWS: tuple[int, ...] = tuple(strategy.HARD_ROWS)
 SOFT_ROWS: tuple[int, ...] = tuple(strategy.SOFT_ROWS)
@@ -38,12 +39,12 @@ Progress = Callable[[int, int], None]
 
 
 def table_key(rules: Rules) -> str:
-    """The store key of a rule set's drill tables (the chart has its own, ``chart-v1-…``).
+    """The store key of a rule set's drill tables (the chart has its own, ``chart-v2-…``).
 
-    >>> table_key(Rules()).startswith("drill-v3-")
+    >>> table_key(Rules()).startswith("drill-v4-")
     True
     """
-    return store_key("drill", rules).replace("-v1-", f"-v{FORMAT_VERSION}-")
+    return store_key("drill", rules).replace(f"-v{STORE_VERSION}-", f"-v{FORMAT_VERSION}-")
 
 
 def chart_key(rules: Rules) -> str:
