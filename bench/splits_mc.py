@@ -235,6 +235,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--only", nargs="*", default=None)
     parser.add_argument("--pilot", type=int, default=200_000, help="rounds to size the run")
+    parser.add_argument("--minutes", type=float, default=None,
+                        help="stop each situation after this long (SE above --se)")  # fmt: skip
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     print(f"{'situation':29} {'computed':>9} {'simulated':>9} {'SE':>8} {'rounds':>11}  ok")
@@ -251,13 +253,17 @@ def main() -> None:
         m = 0
         target = args.pilot
         while True:
+            out_of_time = False
             while m < target:
                 ds, ds2, dm = simulate(pol, args.batch, rng)
                 s, s2, m = s + ds, s2 + ds2, m + dm
+                if args.minutes and time.perf_counter() - t0 > 60 * args.minutes:
+                    out_of_time = True
+                    break
             mean = s / m
             sd = (s2 / m - mean**2) ** 0.5
             se = sd / m**0.5
-            if se <= args.se:
+            if se <= args.se or out_of_time:
                 break
             target = int((sd / args.se) ** 2 * 1.02) + 1
             left = (time.perf_counter() - t0) / m * (target - m) / 60
@@ -265,8 +271,10 @@ def main() -> None:
                   file=sys.stderr, flush=True)  # fmt: skip
         ok = abs(mean - computed) <= 3 * se
         took = time.perf_counter() - t0
+        full = f"; stopped early, full run {took * (se / args.se) ** 2 / 60:.0f} min"
         print(f"{label:29} {computed:9.5f} {mean:9.5f} {se:8.5f} {m:11,}  "
-              f"{'yes' if ok else 'NO'}   ({took:.0f} s)", flush=True)  # fmt: skip
+              f"{'yes' if ok else 'NO'}   ({took:.0f} s{full if se > args.se else ''})",
+              flush=True)  # fmt: skip
 
 
 if __name__ == "__main__":
