@@ -58,6 +58,7 @@ from blackjack.hand import (  # hands
 )
 from blackjack.maths import (  # the mathematics
     CACHE_DIR_ENV,
+    FORMAT_VERSION,
     HARD_ROWS,
     KINDS,
     OUTCOMES,
@@ -80,6 +81,7 @@ from blackjack.maths import (  # the mathematics
     best_by_ev,
     best_move,
     build_cell,
+    can_deal,
     cell_key,
     clear_caches,
     dealer_probabilities,
@@ -184,6 +186,7 @@ __all__ = [
     "DOUBLE_SOFT",
     "DOUBLE_SPLIT_ACES",
     "EASY",
+    "FORMAT_VERSION",
     "HAND_FINISHED",
     "HARD",
     "HARD_ROWS",
@@ -264,6 +267,7 @@ __all__ = [
     "best_move",
     "best_total",
     "build_cell",
+    "can_deal",
     "cell_key",
     "clear_caches",
     "composition_of",

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from typing import Any
 
+from blackjack import FORMAT_VERSION as STORE_VERSION
 from blackjack import (
     MOVE_ORDER,
     Cell,
@@ -28,6 +29,7 @@ from blackjack import (
     Rules,
     TableStore,
     analyze,
+    can_deal,
     load_json,
     maths,
     points_total,
@@ -36,7 +38,7 @@ from blackjack import (
 )
 from blackjack import table_key as store_key
 
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4  # 4: the split EVs of blackjack.maths.splits (issue 11)
 UPS: tuple[int, ...] = maths.UPS  # the chart's column order, ace last
 HARD_ROWS: tuple[int, ...] = tuple(maths.HARD_ROWS)
 SOFT_ROWS: tuple[int, ...] = tuple(maths.SOFT_ROWS)
@@ -47,12 +49,12 @@ Progress = Callable[[int, int], None]
 
 
 def table_key(rules: Rules) -> str:
-    """The store key of a rule set's drill tables (the chart has its own, ``chart-v1-…``).
+    """The store key of a rule set's drill tables (the chart has its own, ``chart-v2-…``).
 
-    >>> table_key(Rules()).startswith("drill-v3-")
+    >>> table_key(Rules()).startswith("drill-v4-")
     True
     """
-    return store_key("drill", rules).replace("-v1-", f"-v{FORMAT_VERSION}-")
+    return store_key("drill", rules).replace(f"-v{STORE_VERSION}-", f"-v{FORMAT_VERSION}-")
 
 
 def chart_key(rules: Rules) -> str:
@@ -142,6 +144,9 @@ def compute_tables(
     exact: list[list[Any]] = []
     for up in UPS:
         for cards in multi:
+            if not can_deal(rules, [*cards, up]):
+                done += 1
+                continue  # e.g. 3,3,3,3 against a 3 from one deck
             a = analyze(rules, cards, up, pair=False)
             ev = a.ev
             key = multi_key(up, cards)

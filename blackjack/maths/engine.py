@@ -26,10 +26,10 @@ from blackjack.maths.dealer import (
     DealerCache,
     Filled,
     IntArray,
-    decode,
     encode,
     encode_rows,
 )
+from blackjack.maths.splits import largest_removal, split_value
 from blackjack.moves import MOVE_ORDER, Move
 from blackjack.round.legal import legal_moves_for_points as legal_moves
 from blackjack.rules import Rules
@@ -131,11 +131,20 @@ class Engine:
         """:meth:`prepare` for every two-card hand dealt from a full shoe against this up."""
         base = remove_cards(full_composition(self.rules.decks), [self.up])
         need = [_shoes_less(base, 21)]
+        families: list[tuple[Composition, int, bool]] = []
         for p in range(1, 11):
             if base[p - 1] >= 2:
                 comp = remove_cards(base, [p, p])
-                need += self._split_shoes(comp, p, self.rules.max_hands - 1)
-        self.dealer.fill(np.concatenate(need))
+                bases = self._split_bases(comp, p, self.rules.max_hands - 1)
+                need += [_shoes_less(b, 21 - p) for b in bases]
+                if p != 1 or self.rules.hit_split_aces:
+                    families += [(b, p, p == 1) for b in bases]
+        # The split hands' hit-or-stand values in numpy (blackjack.splits asks for the hands
+        # of up to 2 * max_hands - 2 shoes; one Python call each was most of the time).
+        solve = bool(families) and self.chart is None and sum(base) >= _SOLVE_MIN_CARDS
+        filled = self.dealer.fill(np.concatenate(need), want_rows=solve)
+        if solve:
+            self._solve(families, filled)
         self.full_shoe_ready = True
 
     def _split_shoes(self, comp: Composition, pair: int, splits: int) -> list[IntArray]:
@@ -145,7 +154,9 @@ class Engine:
         """The shoes a split hand's second card is drawn from: ``comp`` less 0, 1, … more
         pair cards, one for each resplit still allowed."""
         out: list[Composition] = []
-        extra = splits if pair != 1 or self.rules.resplit_aces else 1
+        # Every shoe blackjack.splits asks for: up to largest_removal() more pair cards out.
+        resplits = pair != 1 or self.rules.resplit_aces
+        extra = largest_removal(splits + 1 if resplits else 2) if splits > 0 else 0
         for k in range(max(extra, 0)):
             if comp[pair - 1] < k:
                 break
@@ -400,43 +411,12 @@ class Engine:
             self._split_hand[key] = value
         return value
 
-    def split(self, comp: Composition, pair: int, hands: int) -> float:
+    def split(self, comp: Composition, pair: int, hands: int, *, forced: bool = False) -> float:
         """Mass EV of splitting a pair into ``hands`` hands (the box's count after the split),
-        summed over every hand that results; ``comp`` excludes both pair cards."""
-        rules = self.rules
-        can_resplit = pair != 1 or rules.resplit_aces
-        memo: dict[tuple[int, int, int], float] = {}
-        code, size = encode(comp), sum(comp)
-
-        def second_cards(k: int, with_pair: bool) -> float:
-            shoe = code - k * UNITS[pair - 1]
-            n = size - k
-            total = 0.0
-            for i, count, child in self._children(shoe, n, 10):
-                card = i + 1
-                if with_pair or card != pair:
-                    total += count * self.split_hand(decode(child), pair, card)
-            return total / n
-
-        def f(n: int, pending: int, k: int) -> float:
-            if pending == 0:
-                return 0.0
-            key = (n, pending, k)
-            if key in memo:
-                return memo[key]
-            if can_resplit and n < rules.max_hands:
-                shoe_p = comp[pair - 1] - k
-                q = shoe_p / (sum(comp) - k)
-                value = second_cards(k, False)
-                if q > 0:
-                    value += q * f(n + 1, pending + 1, k + 1)
-                value += (1.0 - q) * f(n, pending - 1, k)
-            else:
-                value = pending * second_cards(k, True)
-            memo[key] = value
-            return value
-
-        return f(hands, 2, 0)
+        summed over every hand that results; ``comp`` excludes both pair cards.  Resplits are
+        decided (``forced``: every pair card resplit, for comparison); see
+        :mod:`blackjack.splits` for the model."""
+        return split_value(self, comp, pair, hands, forced=forced)
 
 
 @cache

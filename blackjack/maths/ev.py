@@ -148,6 +148,19 @@ def decision_shoe(
     return remove_cards(full_composition(rules.decks), [up, *hand, *removed])
 
 
+def can_deal(rules: Rules, cards: Sequence[int]) -> bool:
+    """Whether the shoe of ``rules.decks`` decks holds all of ``cards`` (points, ace = 1).
+
+    A one-deck shoe has four threes, so 3,3,3,3 against a 3 is no hand: ``analyze`` refuses it
+    (``ValueError('card not in the shoe')``) and a table of hands must leave it out.
+
+    >>> can_deal(Rules(decks=1), [3, 3, 3, 3, 3]), can_deal(Rules(decks=2), [3, 3, 3, 3, 3])
+    (False, True)
+    """
+    full = full_composition(rules.decks)
+    return all(cards.count(c) <= full[c - 1] for c in set(cards))
+
+
 def analyze(
     rules: Rules,
     hand: Sequence[int],

@@ -23,7 +23,8 @@ from typing import Any, Protocol
 from blackjack.rules import Rules
 
 # Bump when the stored layout or the mathematics behind it changes: old entries are ignored.
-FORMAT_VERSION = 1
+# 2: splits with resplit decisions and the card removal of blackjack.splits (issue 11).
+FORMAT_VERSION = 2
 CACHE_DIR_ENV = "BLACKJACK_CACHE_DIR"
 DEFAULT_CACHE_DIR = Path("var") / "blackjack-cache"
 
@@ -89,7 +90,7 @@ def default_store() -> FileStore:
 def table_key(kind: str, rules: Rules) -> str:
     """``kind``, the format version and the rule set's digest.
 
-    >>> table_key("chart", Rules()).startswith("chart-v1-")
+    >>> table_key("chart", Rules()).startswith("chart-v2-")
     True
     """
     return f"{kind}-v{FORMAT_VERSION}-{rules.key()}"

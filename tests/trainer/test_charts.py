@@ -106,7 +106,7 @@ def test_surrender_cells_of_the_sixdeck_preset():
 
 
 def test_keys():
-    assert table_key(THOTH) == f"drill-v3-{THOTH.key()}"
+    assert table_key(THOTH) == f"drill-v4-{THOTH.key()}"
 
 
 @pytest.mark.parametrize(("hand", "up"), [((2, 4, 10), 10), ((3, 4, 5), 6), ((1, 2, 3), 6)])
