@@ -20,8 +20,8 @@ def healthz(request: HttpRequest) -> HttpResponse:
             cursor.execute("SELECT 1")
             cursor.fetchone()
     except DatabaseError:
-        # Drop the broken connection now, so the next probe connects afresh.
-        connection.close_if_unusable_or_obsolete()
+        # Django drops the broken connection when the request ends (CONN_HEALTH_CHECKS and
+        # close_old_connections), so the next probe connects afresh.
         response = HttpResponse("database unavailable\n", status=503, content_type="text/plain")
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response
