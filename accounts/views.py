@@ -24,7 +24,6 @@ from core.selectors import path_in_language
 SIGNED_UP_ELSEWHERE = gettext_lazy(
     "This browser has just signed up to another account. Log out first to make a new one."
 )
-NAME_TAKEN = gettext_lazy("A user with that username already exists.")
 
 
 def _safe_next(request: HtmxHttpRequest) -> str | None:
@@ -75,7 +74,8 @@ def _sign_up(request: HtmxHttpRequest, form: SignUpForm) -> User | None:
         )
     except SignUpRefused as exc:
         if exc.code == "taken":
-            form.add_error("username", NAME_TAKEN)
+            # Django's own "already exists" message, as the form gives it without the race.
+            form.add_error("username", form.instance.unique_error_message(User, ["username"]))
             return None
     # A second click of the same sign-up: this browser's guest is already that account.
     user = User.objects.get(pk=request.user.pk)
