@@ -56,6 +56,19 @@ class Env:
             return False
         raise ImproperlyConfigured(f"DJANGO_DEBUG must be true or false, not {raw!r}.")
 
+    def https(self, *, default: bool) -> bool:
+        """``DJANGO_HTTPS``: false only to try the production settings over plain HTTP on
+        loopback (``make serve``); behind a load balancer that terminates TLS leave it on."""
+        raw = self._get("DJANGO_HTTPS")
+        if raw is None:
+            return default
+        word = raw.strip().lower()
+        if word in TRUE_WORDS:
+            return True
+        if word in FALSE_WORDS:
+            return False
+        raise ImproperlyConfigured(f"DJANGO_HTTPS must be true or false, not {raw!r}.")
+
     def secret_key(self, *, default: str | None) -> str:
         """The secret key; ``default=None`` makes it required (production)."""
         raw = self._get("DJANGO_SECRET_KEY")
