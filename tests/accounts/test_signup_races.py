@@ -55,7 +55,8 @@ def _first_request_commits_meanwhile(monkeypatch, guest: User, username: str) ->
     monkeypatch.setattr(views, "user_sign_up", after_the_other)
 
 
-def test_a_second_click_of_the_same_sign_up_gets_the_account_just_made(thoth_tables, monkeypatch):
+@pytest.mark.usefixtures("thoth_tables")
+def test_a_second_click_of_the_same_sign_up_gets_the_account_just_made(monkeypatch):
     client, _cookie = _guest_browser()
     guest = User.objects.get()
     _first_request_commits_meanwhile(monkeypatch, guest, "nefertari")
@@ -67,7 +68,8 @@ def test_a_second_click_of_the_same_sign_up_gets_the_account_just_made(thoth_tab
     assert client.session[SESSION_KEY] == str(user.pk)
 
 
-def test_a_different_sign_up_from_the_same_guest_is_a_form_error(thoth_tables, monkeypatch):
+@pytest.mark.usefixtures("thoth_tables")
+def test_a_different_sign_up_from_the_same_guest_is_a_form_error(monkeypatch):
     client, _cookie = _guest_browser()
     _first_request_commits_meanwhile(monkeypatch, User.objects.get(), "nefertari")
     response = client.post("/en/accounts/signup/", signup_data(username="ramses"))
