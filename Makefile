@@ -6,7 +6,7 @@ PY := $(BIN)/python
 LANGS := uk ru be cs hy
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: run test setup check lint messages translations-check pytest clean
+.PHONY: run serve test setup check lint messages translations-check pytest clean
 
 $(VENV)/.installed: pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Python 3.11 is needed"'
@@ -22,6 +22,19 @@ setup: $(VENV)/.installed
 
 run: setup
 	$(PY) manage.py runserver 127.0.0.1:8000
+
+# Production settings under gunicorn on loopback, over plain HTTP (DJANGO_HTTPS=false): to try
+# what a deployment runs. A deployment itself: the Procfile and README's "Running in production".
+SERVE_BIND ?= 127.0.0.1:8001
+SERVE_WORKERS ?= 2
+SERVE_ENV = DJANGO_SETTINGS_MODULE=config.settings.prod DJANGO_HTTPS=false \
+	DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-$$(cat var/serve-secret-key)}"
+serve: setup
+	@mkdir -p var; test -s var/serve-secret-key || $(PY) -c 'import secrets; print(secrets.token_urlsafe(50))' > var/serve-secret-key
+	$(SERVE_ENV) $(PY) manage.py collectstatic --noinput --verbosity 0
+	$(SERVE_ENV) $(PY) manage.py check --deploy --fail-level ERROR
+	$(SERVE_ENV) $(BIN)/gunicorn config.wsgi --bind $(SERVE_BIND) --workers $(SERVE_WORKERS) \
+	  --max-requests 2000 --max-requests-jitter 200 --access-logfile -
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .

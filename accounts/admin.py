@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.utils.translation import gettext_lazy as _
 
+from accounts.forms import AdminLoginForm
 from accounts.models import User
 
 
@@ -24,3 +25,7 @@ class UserAdmin(DjangoUserAdmin):
             {"fields": ("display_name", "role", "preferred_language", "is_guest")},
         ),
     )
+
+
+# The admin's log-in gets the same username-wide slow-down as the site's.
+admin.site.login_form = AdminLoginForm

@@ -6,9 +6,13 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth import authenticate
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, UserCreationForm
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
+from accounts.attempts import slowdown_wait
 from accounts.models import Role, User
 from accounts.services import GUEST_USERNAME_PREFIX
 
@@ -55,3 +59,55 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
         if username and username.lower().startswith(GUEST_USERNAME_PREFIX):
             raise forms.ValidationError(RESERVED_USERNAME, code="reserved")
         return username
+
+
+def slowdown_message(seconds: int) -> str:
+    return ngettext(
+        "This name has had too many wrong passwords from many places. Please wait %(count)s "
+        "second and try again.",
+        "This name has had too many wrong passwords from many places. Please wait %(count)s "
+        "seconds and try again.",
+        seconds,
+    ) % {"count": seconds}
+
+
+class SlowDownMixin:
+    """Refuse a try for a name under the username-wide slow-down (``accounts.attempts``)
+    before the password is checked, so that the refusal is not one more failure."""
+
+    request: Any
+    data: Any
+
+    def clean(self) -> dict[str, Any]:
+        username = str(self.data.get("username", ""))[:150]
+        wait = slowdown_wait(request=self.request, username=username) if self.request else 0
+        if wait:
+            raise forms.ValidationError(slowdown_message(wait), code="slowed_down")
+        cleaned: dict[str, Any] = super().clean()  # type: ignore[misc]
+        return cleaned
+
+
+class LoginForm(SlowDownMixin, AuthenticationForm):
+    pass
+
+
+class AdminLoginForm(SlowDownMixin, AdminAuthenticationForm):
+    pass
+
+
+class CheckedPasswordChangeForm(PasswordChangeForm):
+    """The old password is checked through ``authenticate``, so that django-axes counts a
+    wrong one like a wrong log-in: five from one address lock that pair out (429)."""
+
+    def __init__(self, user: User, *args: Any, request: Any, **kwargs: Any) -> None:
+        super().__init__(user, *args, **kwargs)
+        self.request = request
+
+    def clean_old_password(self) -> str:
+        old: str = self.cleaned_data["old_password"]
+        found = authenticate(self.request, username=self.user.get_username(), password=old)
+        if found is None or found.pk != self.user.pk:
+            raise forms.ValidationError(
+                self.error_messages["password_incorrect"], code="password_incorrect"
+            )
+        return old

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from django.contrib.auth import login
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from django.utils import translation
 
@@ -15,6 +17,18 @@ from core.languages import is_supported
 GUEST_USERNAME_PREFIX = "guest-"
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 ALREADY_SIGNED_UP = "This browser is already signed in to a full account."
+USERNAME_TAKEN = "A user with that username already exists."
+
+
+class SignUpRefused(ValueError):
+    """``code``: "taken" (the name went to someone else meanwhile) or "already" (this
+    browser's guest became a full account meanwhile, e.g. by a second click)."""
+
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
 UNKNOWN_LANGUAGE = "Unknown language code."
 
 
@@ -23,6 +37,38 @@ def _new_guest_username() -> str:
         name = f"{GUEST_USERNAME_PREFIX}{secrets.token_hex(6)}"
         if not User.objects.filter(username=name).exists():
             return name
+
+
+def _guest_new() -> User:
+    language = translation.get_language()
+    user = User(
+        username=_new_guest_username(),
+        is_guest=True,
+        role=Role.LEARNER,
+        preferred_language=language if language and is_supported(language) else "en",
+    )
+    user.set_unusable_password()
+    user.save()
+    return user
+
+
+@contextmanager
+def user_or_new_guest(*, request: HttpRequest) -> Iterator[User]:
+    """The signed-in user; else a new guest that is kept, and logged in, only if the block
+    finishes without an exception. A refused first bet thus leaves no user behind::
+
+        with user_or_new_guest(request=request) as user:
+            round_deal(user=user, ...)  # a PlayError rolls the guest back too
+    """
+    current = request.user
+    if current.is_authenticated:
+        assert isinstance(current, User)
+        yield current
+        return
+    with transaction.atomic():
+        user = _guest_new()
+        yield user
+    login(request, user, backend=MODEL_BACKEND)
 
 
 def user_get_or_create_guest(*, request: HttpRequest) -> User:
@@ -35,15 +81,7 @@ def user_get_or_create_guest(*, request: HttpRequest) -> User:
     if current.is_authenticated:
         assert isinstance(current, User)
         return current
-    language = translation.get_language()
-    user = User(
-        username=_new_guest_username(),
-        is_guest=True,
-        role=Role.LEARNER,
-        preferred_language=language if language and is_supported(language) else "en",
-    )
-    user.set_unusable_password()
-    user.save()
+    user = _guest_new()
     login(request, user, backend=MODEL_BACKEND)
     return user
 
@@ -65,20 +103,24 @@ def user_sign_up(
     if not is_supported(preferred_language):
         raise ValueError(UNKNOWN_LANGUAGE)
     current = request.user
-    with transaction.atomic():
-        if current.is_authenticated:
-            user = User.objects.select_for_update().get(pk=current.pk)
-            if not user.is_guest:
-                raise ValueError(ALREADY_SIGNED_UP)
-        else:
-            user = User()
-        user.username = username
-        user.display_name = display_name
-        user.role = role
-        user.preferred_language = preferred_language
-        user.is_guest = False
-        user.set_password(password)
-        user.save()
+    try:
+        with transaction.atomic():
+            if current.is_authenticated:
+                user = User.objects.select_for_update().get(pk=current.pk)
+                if not user.is_guest:
+                    raise SignUpRefused(ALREADY_SIGNED_UP, "already")
+            else:
+                user = User()
+            user.username = username
+            user.display_name = display_name
+            user.role = role
+            user.preferred_language = preferred_language
+            user.is_guest = False
+            user.set_password(password)
+            user.save()
+    except IntegrityError:
+        # Two sign-ups with one name at once: the form's check passed for both.
+        raise SignUpRefused(USERNAME_TAKEN, "taken") from None
     # Logging in again keeps the session's data for the same user and rotates its key.
     login(request, user, backend=MODEL_BACKEND)
     return user

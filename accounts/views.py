@@ -5,30 +5,29 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth import login, logout, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.forms import SignUpForm
+from accounts.attempts import remember_device
+from accounts.forms import CheckedPasswordChangeForm, LoginForm, SignUpForm
 from accounts.models import User
-from accounts.services import user_sign_up
-from core.http import HtmxHttpRequest
+from accounts.services import MODEL_BACKEND, SignUpRefused, user_sign_up
+from core.http import HtmxHttpRequest, local_path
 from core.languages import is_supported
 from core.selectors import path_in_language
 
+SIGNED_UP_ELSEWHERE = gettext_lazy(
+    "This browser has just signed up to another account. Log out first to make a new one."
+)
+
 
 def _safe_next(request: HtmxHttpRequest) -> str | None:
-    target = request.POST.get("next") or request.GET.get("next")
-    if target and url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return target
-    return None
+    return local_path(request.POST.get("next") or request.GET.get("next"))
 
 
 def _redirect_in_language(request: HtmxHttpRequest, language: str) -> HttpResponseRedirect:
@@ -49,15 +48,8 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
         return redirect("core:home")
     if request.method == "POST":
         form = SignUpForm(request.POST)
-        if form.is_valid():
-            user = user_sign_up(
-                request=request,
-                username=form.cleaned_data["username"],
-                password=form.cleaned_data["password1"],
-                display_name=form.cleaned_data["display_name"],
-                role=form.cleaned_data["role"],
-                preferred_language=form.cleaned_data["preferred_language"],
-            )
+        user = _sign_up(request, form) if form.is_valid() else None
+        if user is not None:
             # The next page is in the language just chosen; so is the greeting.
             with translation.override(user.preferred_language):
                 welcome = _("Welcome to the Hall of Thoth, %(name)s.") % {"name": user.shown_name}
@@ -68,10 +60,36 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "accounts/signup.html", {"form": form, "next": _safe_next(request)})
 
 
+def _sign_up(request: HtmxHttpRequest, form: SignUpForm) -> User | None:
+    """The new account, or None with the reason on the form (a race the form cannot see)."""
+    data = form.cleaned_data
+    try:
+        return user_sign_up(
+            request=request,
+            username=data["username"],
+            password=data["password1"],
+            display_name=data["display_name"],
+            role=data["role"],
+            preferred_language=data["preferred_language"],
+        )
+    except SignUpRefused as exc:
+        if exc.code == "taken":
+            # Django's own "already exists" message, as the form gives it without the race.
+            form.add_error("username", form.instance.unique_error_message(User, ["username"]))
+            return None
+    # A second click of the same sign-up: this browser's guest is already that account.
+    user = User.objects.get(pk=request.user.pk)
+    if user.username == data["username"] and user.check_password(data["password1"]):
+        login(request, user, backend=MODEL_BACKEND)
+        return user
+    form.add_error(None, SIGNED_UP_ELSEWHERE)
+    return None
+
+
 @require_http_methods(["GET", "POST"])
 def login_view(request: HtmxHttpRequest) -> HttpResponse:
     if request.method == "POST":
-        form = AuthenticationForm(request, data=request.POST)
+        form = LoginForm(request, data=request.POST)
         if form.is_valid():
             user = form.get_user()
             assert isinstance(user, User)
@@ -81,9 +99,11 @@ def login_view(request: HtmxHttpRequest) -> HttpResponse:
                 language = translation.get_language()
             with translation.override(language):
                 messages.success(request, _("You are signed in."))
-            return _redirect_in_language(request, language)
+            response = _redirect_in_language(request, language)
+            remember_device(request=request, response=response, username=user.get_username())
+            return response
     else:
-        form = AuthenticationForm(request)
+        form = LoginForm(request)
     return render(request, "accounts/login.html", {"form": form, "next": _safe_next(request)})
 
 
@@ -103,12 +123,12 @@ def password_change(request: HtmxHttpRequest) -> HttpResponse:
         messages.info(request, _("Sign up first to choose a password."))
         return redirect("accounts:signup")
     if request.method == "POST":
-        form = PasswordChangeForm(user, request.POST)
+        form = CheckedPasswordChangeForm(user, request.POST, request=request)
         if form.is_valid():
             form.save()
             update_session_auth_hash(request, form.user)
             messages.success(request, _("Your password has been changed."))
             return redirect("core:home")
     else:
-        form = PasswordChangeForm(user)
+        form = CheckedPasswordChangeForm(user, request=request)
     return render(request, "accounts/password_change.html", {"form": form})

@@ -4,10 +4,13 @@ from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
 
+from core import health
 from core import views as core_views
 
 urlpatterns = [
     path("", core_views.root_redirect, name="root"),
+    # Outside the language prefix: a load balancer's probe, no session, no template.
+    path("healthz", health.healthz, name="healthz"),
 ]
 
 urlpatterns += i18n_patterns(

@@ -1,10 +1,11 @@
-"""Middleware of the whole site: the remembered language, and a page for every 405."""
+"""Middleware of the whole site: the remembered language, a page for every 405, NUL refused."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from django.conf import settings
+from django.core.exceptions import BadRequest
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import translation
@@ -69,3 +70,39 @@ class MethodNotAllowedPageMiddleware:
         if response.has_header("Allow"):
             page["Allow"] = response["Allow"]
         return page
+
+
+NUL = "\x00"
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+def _has_nul(pairs: Iterable[tuple[str, list[str]]]) -> bool:
+    return any(NUL in key or any(NUL in value for value in values) for key, values in pairs)
+
+
+class RejectNulMiddleware:
+    """Answer 400 to a request with a NUL character in its path, query, form or cookies.
+
+    PostgreSQL cannot hold NUL in text, so psycopg refuses any query that carries one (a
+    ``ValueError``, i.e. a 500) wherever a view passes a raw value to the ORM; SQLite would
+    store it. Refusing such requests once, here, covers every view, the admin and the session
+    cookie, rather than each form field. Placed before anything reads the session.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if self._carries_nul(request):
+            raise BadRequest("NUL character in the request")
+        return self.get_response(request)
+
+    @staticmethod
+    def _carries_nul(request: HttpRequest) -> bool:
+        if NUL in request.path_info or _has_nul(request.GET.lists()):
+            return True
+        if any(NUL in key or NUL in value for key, value in request.COOKIES.items()):
+            return True
+        if request.method == "POST" and request.content_type in FORM_TYPES:
+            return _has_nul(request.POST.lists())
+        return False

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -11,6 +13,7 @@ from django.views.decorators.csrf import requires_csrf_token
 from django.views.decorators.http import require_GET
 
 from core.http import HtmxHttpRequest
+from core.outage import bare_error_response, database_unavailable
 from core.selectors import language_for_visitor
 
 
@@ -48,9 +51,14 @@ def page_not_found(request: HttpRequest, exception: Exception | None = None) -> 
     return _error(request, 404)
 
 
-@requires_csrf_token
 def server_error(request: HttpRequest) -> HttpResponse:
-    return _error(request, 500)
+    """Django calls this inside its ``except`` block, so the failure is ``sys.exc_info()``.
+
+    Neither page touches the database: the error may be that the database is away.
+    """
+    if database_unavailable(sys.exc_info()[1]):
+        return bare_error_response(request, status=503)
+    return bare_error_response(request, status=500)
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:

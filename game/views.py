@@ -10,12 +10,11 @@ from django.contrib import messages
 from django.http import Http404, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.services import user_get_or_create_guest
-from core.http import HtmxHttpRequest
+from accounts.services import user_or_new_guest
+from core.http import HtmxHttpRequest, local_path
 from core.plurals import plural_count
 from game import selectors, services
 from game.chips import chip_to_select, offer_amount
@@ -23,6 +22,9 @@ from game.forms import parse_deal, parse_move
 from game.models import TOP_UP_AMOUNT, Round, Table
 
 ROUND_PARTIAL = "game/table.html#round"
+# A visitor without an account keeps the hints switch here until a first bet makes a guest:
+# a switch is no reason to create a user.
+HINTS_SESSION_KEY = "game_hints"
 
 
 def _table(slug: str) -> Table:
@@ -55,6 +57,8 @@ def _table_response(
         )  # fmt: skip
     else:
         context = selectors.table_context(user=request.user, table=table, entered=entered)
+    if not request.user.is_authenticated:
+        context["seat"].hints = table.slug in request.session.get(HINTS_SESSION_KEY, [])
     context.update(error=error, notice=notice, **_top_up_amount())
     context["offer_amount"] = offer_amount(context["view"])
     context["chip_selected"] = chip_to_select(
@@ -107,14 +111,14 @@ def variant(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_POST
 def top_up(request: HtmxHttpRequest) -> HttpResponse:
-    user = user_get_or_create_guest(request=request)
     try:
-        services.wallet_top_up(user=user)
+        # A visitor without an account has a full first wallet coming: the refusal rolls
+        # the guest back, so nothing is stored.
+        with user_or_new_guest(request=request) as user:
+            services.wallet_top_up(user=user)
     except services.PlayError as exc:
         messages.error(request, exc.message)
-    nxt = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(nxt, allowed_hosts={request.get_host()}):
-        nxt = reverse("game:lobby")
+    nxt = local_path(request.POST.get("next")) or reverse("game:lobby")
     return HttpResponseRedirect(nxt, status=303)  # type: ignore[return-value]
 
 
@@ -130,11 +134,15 @@ def table(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def deal(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     table = _table(slug)
-    user = user_get_or_create_guest(request=request)
-    seat = selectors.table_seat(user=user, table=table)
+    hints = table.slug in request.session.get(HINTS_SESSION_KEY, [])
     try:
-        bets, levels = parse_deal(request.POST, seat if seat.pk else None)
-        services.round_deal(user=user, table=table, bets=bets, ai_levels=levels)
+        # A first accepted bet is what makes a visitor a guest; a refused one stores nothing.
+        with user_or_new_guest(request=request) as user:
+            seat = selectors.table_seat(user=user, table=table)
+            bets, levels = parse_deal(request.POST, seat if seat.pk else None)
+            if hints and seat.pk is None:
+                services.seat_set_hints(user=user, table=table, on=True)
+            services.round_deal(user=user, table=table, bets=bets, ai_levels=levels)
     except services.PlayError as exc:
         # The bets and seat-mates stay as the learner set them, to be mended, not retyped.
         return _table_response(
@@ -182,8 +190,13 @@ def move(request: HtmxHttpRequest, round_id: int) -> HttpResponse:
 @require_POST
 def hints(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     table = _table(slug)
-    user = user_get_or_create_guest(request=request)
-    services.seat_set_hints(user=user, table=table, on=request.POST.get("on") == "1")
+    on = request.POST.get("on") == "1"
+    if request.user.is_authenticated:
+        services.seat_set_hints(user=request.user, table=table, on=on)  # type: ignore[arg-type]
+    else:
+        chosen = set(request.session.get(HINTS_SESSION_KEY, []))  # slugs of real tables only
+        chosen = chosen | {table.slug} if on else chosen - {table.slug}
+        request.session[HINTS_SESSION_KEY] = sorted(chosen)
     if request.htmx:
         return _table_response(request, table)
     return _see_table(table)

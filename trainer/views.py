@@ -17,7 +17,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
-from accounts.services import user_get_or_create_guest
+from accounts.services import user_or_new_guest
 from blackjack import Rules
 from core.http import HtmxHttpRequest
 from trainer import selectors, services
@@ -64,7 +64,8 @@ def _drill_context(
     """What the drill page or one of its partials shows; the parts a partial does not show
     (the settings form, the session summary) are left out, to keep the answer fast."""
     user = _user(request)
-    if SESSION_START_KEY not in request.session:
+    # Only for someone with an account: an anonymous GET must not create a session row.
+    if user is not None and SESSION_START_KEY not in request.session:
         request.session[SESSION_START_KEY] = timezone.now().isoformat()
     settings = _settings(request, form)
     context: dict[str, Any] = {
@@ -100,16 +101,17 @@ def deal(request: HtmxHttpRequest) -> HttpResponse:
     if not form.is_valid():
         context = _drill_context(request, None, form=form)
         return render(request, "trainer/drill.html", context, status=400)
-    user = user_get_or_create_guest(request=request)
+    # The situation is what a guest is made for; if dealing it fails, no guest remains.
+    with user_or_new_guest(request=request) as user:
+        situation = services.situation_deal(
+            user=user,
+            rules=form.rules(),
+            focus=form.cleaned_data["focus"],
+            up=form.up_points(),
+        )
     chosen = settings_query({k: v for k, v in form.cleaned_data.items() if isinstance(v, str)})
     if request.session.get(SETTINGS_KEY) != chosen:  # a session write costs a commit
         request.session[SETTINGS_KEY] = chosen
-    situation = services.situation_deal(
-        user=user,
-        rules=form.rules(),
-        focus=form.cleaned_data["focus"],
-        up=form.up_points(),
-    )
     if request.htmx:
         context = _drill_context(request, situation, form=form, summary=False)
         return render(request, "trainer/drill.html#situation", context)

@@ -38,6 +38,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # After the language is known (the 400 page is in it), before anything loads the session.
+    "core.middleware.RejectNulMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -95,12 +97,18 @@ LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "core:home"
 LOGOUT_REDIRECT_URL = "core:home"
 
-# Lock a username from one address out after five wrong passwords in a row, for 15 minutes.
+# Log-in attempts (accounts/attempts.py says why): five wrong passwords for one name from one
+# client address lock that pair out for 15 minutes; a name with ten failures from everywhere
+# is slowed down for browsers it has never logged in from. The client address is the
+# load balancer's X-Forwarded-For entry when REMOTE_ADDR is one of TRUSTED_PROXIES.
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
 AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "accounts.attempts.client_address"
+AXES_USERNAME_CALLABLE = "accounts.attempts.attempt_username"
+TRUSTED_PROXIES = env.trusted_proxies()
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [
@@ -112,6 +120,8 @@ LANGUAGES = [
     ("hy", _("Armenian")),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# The language cookie goes with top-level navigations only, like the session's.
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 # Date and number formats of the languages Django has no formats for (Belarusian, Armenian).
 FORMAT_MODULE_PATH = ["config.formats"]
 USE_I18N = True

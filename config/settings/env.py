@@ -7,6 +7,7 @@ mapping instead of patching ``os.environ``.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -55,6 +56,19 @@ class Env:
             return False
         raise ImproperlyConfigured(f"DJANGO_DEBUG must be true or false, not {raw!r}.")
 
+    def https(self, *, default: bool) -> bool:
+        """``DJANGO_HTTPS``: false only to try the production settings over plain HTTP on
+        loopback (``make serve``); behind a load balancer that terminates TLS leave it on."""
+        raw = self._get("DJANGO_HTTPS")
+        if raw is None:
+            return default
+        word = raw.strip().lower()
+        if word in TRUE_WORDS:
+            return True
+        if word in FALSE_WORDS:
+            return False
+        raise ImproperlyConfigured(f"DJANGO_HTTPS must be true or false, not {raw!r}.")
+
     def secret_key(self, *, default: str | None) -> str:
         """The secret key; ``default=None`` makes it required (production)."""
         raw = self._get("DJANGO_SECRET_KEY")
@@ -70,6 +84,21 @@ class Env:
             return list(default)
         return [host.strip() for host in raw.split(",") if host.strip()]
 
+    def trusted_proxies(self) -> list[str]:
+        """``DJANGO_TRUSTED_PROXIES``: addresses or networks of the load balancers whose
+        ``X-Forwarded-For`` is believed (comma-separated, e.g. ``10.0.0.0/24``); none by
+        default, so that a client cannot forge its address on a server reached directly."""
+        raw = self._get("DJANGO_TRUSTED_PROXIES")
+        entries = [entry.strip() for entry in (raw or "").split(",") if entry.strip()]
+        for entry in entries:
+            try:
+                ipaddress.ip_network(entry, strict=False)
+            except ValueError:
+                raise ImproperlyConfigured(
+                    f"DJANGO_TRUSTED_PROXIES: {entry!r} is not an address or a network."
+                ) from None
+        return entries
+
     def database_url(self) -> str:
         return self._get("DATABASE_URL") or default_database_url()
 
@@ -80,6 +109,8 @@ class Env:
             # Reuse connections between requests; health checks drop ones the server closed.
             config["CONN_MAX_AGE"] = 60
             config["CONN_HEALTH_CHECKS"] = True
+            # A database host that does not answer: fail in seconds (a 503), not minutes.
+            config.setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
         return config
 
     def redis_url(self) -> str | None:

@@ -66,3 +66,23 @@ def test_cache_is_local_memory_without_redis():
 @pytest.mark.parametrize(("raw", "expected"), [("true", True), ("1", True), ("", False)])
 def test_ci_flag(raw, expected):
     assert Env({"CI": raw}).ci() is expected
+
+
+def test_trusted_proxies():
+    assert Env({}).trusted_proxies() == []
+    env = Env({"DJANGO_TRUSTED_PROXIES": "10.0.0.0/24, 192.0.2.7,"})
+    assert env.trusted_proxies() == ["10.0.0.0/24", "192.0.2.7"]
+    with pytest.raises(ImproperlyConfigured, match="DJANGO_TRUSTED_PROXIES"):
+        Env({"DJANGO_TRUSTED_PROXIES": "balancer.internal"}).trusted_proxies()
+
+
+def test_https_switch():
+    assert Env({}).https(default=True) is True
+    assert Env({"DJANGO_HTTPS": "false"}).https(default=True) is False
+    with pytest.raises(ImproperlyConfigured, match="DJANGO_HTTPS"):
+        Env({"DJANGO_HTTPS": "sometimes"}).https(default=True)
+
+
+def test_postgres_connections_time_out_in_seconds():
+    config = Env({"DATABASE_URL": "postgres://u@db.internal:5432/thoth"}).database()
+    assert config["OPTIONS"]["connect_timeout"] == 5
