@@ -14,9 +14,11 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.services import user_get_or_create_guest
+from core.display import fmt, fmt_signed
 from core.http import HtmxHttpRequest
-from game import selectors, services
+from game import presenters, selectors, services
 from game.forms import parse_deal, parse_move
+from game.limits import table_rules, top_up_due, top_up_threshold
 from game.models import Round, Table
 
 ROUND_PARTIAL = "game/table.html#round"
@@ -38,12 +40,12 @@ def _table_response(
 ) -> HttpResponse:
     if result is not None:  # the round, its seat and the balance as the move left them
         rnd = result.round
-        context = selectors.table_context(
+        context = presenters.table_context(
             user=request.user, table=table, seat=rnd.seat, rnd=rnd, balance=result.balance,
             state=result.state,
         )  # fmt: skip
     else:
-        context = selectors.table_context(user=request.user, table=table, entered=entered)
+        context = presenters.table_context(user=request.user, table=table, entered=entered)
     context.update(error=error, notice=notice)
     template = ROUND_PARTIAL if request.htmx else "game/table.html"
     return render(request, template, context, status=status)
@@ -58,15 +60,14 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
     house, variants = selectors.lobby_tables()
     balance = selectors.wallet_balance(user=request.user)
     context = {
-        "house": [(t, selectors.table_name(t)) for t in house],
+        "house": [(t, presenters.table_name(t)) for t in house],
         "variants": [
-            (t, selectors.table_name(t), selectors.rules_line(services.table_rules(t)))
-            for t in variants
+            (t, presenters.table_name(t), presenters.rules_line(table_rules(t))) for t in variants
         ],
-        "balance_text": selectors.fmt(balance),
-        "top_up_due": services.top_up_due(balance=balance),
-        "top_up_minimum": selectors.fmt(services.top_up_threshold()),
-        "fmt": selectors.fmt,
+        "balance_text": fmt(balance),
+        "top_up_due": top_up_due(balance=balance),
+        "top_up_minimum": fmt(top_up_threshold()),
+        "fmt": fmt,
     }
     return render(request, "game/lobby.html", context)
 
@@ -164,9 +165,9 @@ def history(request: HtmxHttpRequest) -> HttpResponse:
     rows = [
         {
             "round": r,
-            "table_name": selectors.table_name(r.seat.table),
-            "net": selectors.fmt_signed(r.net),
-            "staked": selectors.fmt(r.staked),
+            "table_name": presenters.table_name(r.seat.table),
+            "net": fmt_signed(r.net),
+            "staked": fmt(r.staked),
         }
         for r in rounds
     ]
@@ -181,11 +182,11 @@ def history_round(request: HtmxHttpRequest, round_id: int) -> HttpResponse:
         raise Http404 from None
     context = {
         "round": rnd,
-        "table_name": selectors.table_name(rnd.seat.table),
-        "view": selectors.round_view(rnd),
-        "log": selectors.full_log(rnd),
-        "net": selectors.fmt(rnd.net),
-        "staked": selectors.fmt(rnd.staked),
-        "paid": selectors.fmt(rnd.paid),
+        "table_name": presenters.table_name(rnd.seat.table),
+        "view": presenters.round_view(rnd),
+        "log": presenters.full_log(rnd),
+        "net": fmt(rnd.net),
+        "staked": fmt(rnd.staked),
+        "paid": fmt(rnd.paid),
     }
     return render(request, "game/round.html", context)

@@ -17,20 +17,13 @@ from blackjack.ev import MOVE_ORDER, decision_shoe
 from blackjack.hand import hand_total
 from blackjack.moves import KEYS, Move
 from blackjack.rules import Rules
+from computed.tables import is_pair_hand
 from core.cardnames import CARD_NAMES
-from trainer.charts import is_pair_hand
+from core.display import MOVE_LABELS
+from decisions.models import Decision
 from trainer.forms import PRESET_LABELS
-from trainer.models import Decision, Situation
+from trainer.models import Situation
 
-MOVE_LABELS: dict[Move, Promise] = {
-    Move.HIT: _("Hit"),
-    Move.STAND: _("Stand"),
-    Move.DOUBLE: _("Double"),
-    Move.SPLIT: _("Split"),
-    Move.SURRENDER: _("Surrender"),
-    Move.INSURE: _("Take insurance"),
-    Move.DECLINE: _("No insurance"),
-}
 # Anchors of the article sections the "why" line links to (filled by the articles issue).
 ARTICLE_ANCHORS: dict[str, str] = {
     "hard": "hard-totals",

@@ -18,9 +18,12 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.models import User
 from accounts.services import user_get_or_create_guest
 from blackjack.rules import Rules
+from computed import selectors as computed_selectors
+from computed import services as computed_services
+from computed.tables import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, UPS
 from core.http import HtmxHttpRequest
-from trainer import selectors, services
-from trainer.charts import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, UPS
+from decisions import selectors as decision_selectors
+from trainer import services
 from trainer.display import situation_view
 from trainer.forms import DrillForm, RulesForm, settings_query
 from trainer.models import Situation
@@ -40,7 +43,7 @@ def _drill_form(request: HtmxHttpRequest, data: Any = None) -> DrillForm:
         data = request.GET if request.GET else request.session.get(SETTINGS_KEY, {})
     form = DrillForm(data or None)
     if not form.is_bound:
-        form = DrillForm(initial={"focus": "all", "up": "6", "preset": "thoth"})
+        form = DrillForm(initial=DEFAULT_SETTINGS)
     return form
 
 
@@ -76,7 +79,9 @@ def _drill_context(
     }
     if summary and user is not None:
         since = parse_datetime(request.session.get(SESSION_START_KEY, "")) or timezone.now()
-        context["streak"], context["session"] = selectors.drill_summary(user=user, since=since)
+        context["streak"], context["session"] = decision_selectors.drill_summary(
+            user=user, since=since
+        )
     return context
 
 
@@ -153,7 +158,7 @@ def answer(request: HtmxHttpRequest) -> HttpResponse:
 @require_GET
 def stats(request: HtmxHttpRequest) -> HttpResponse:
     user = _user(request)
-    data = selectors.stats_for(user=user) if user is not None else None
+    data = decision_selectors.stats_for(user=user) if user is not None else None
     plots = []
     if data is not None and data.accuracy_plot is not None and data.lost_plot is not None:
         plots = [
@@ -170,10 +175,10 @@ def chart(request: HtmxHttpRequest) -> HttpResponse:
     rules = form.rules() if form.is_valid() else Rules()
     if not form.is_bound:
         form = RulesForm(initial={"preset": "thoth"})
-    tables = selectors.tables_get(rules)
-    job = services.chart_job_ensure(rules) if tables is None else None
+    tables = computed_selectors.tables_get(rules)
+    job = computed_services.chart_job_ensure(rules) if tables is None else None
     if tables is None:
-        job = selectors.chart_job_get(rules) or job
+        job = computed_selectors.chart_job_get(rules) or job
     context = {
         "form": form,
         "rules": rules,

@@ -27,6 +27,8 @@ INSTALLED_APPS = [
     "axes",
     "core",
     "accounts",
+    "decisions",
+    "computed",
     "game",
     "trainer",
     "articles",

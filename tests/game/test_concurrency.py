@@ -12,9 +12,9 @@ from django.db import connection
 from django.db.models import Sum
 
 from blackjack.round import from_json
+from decisions.models import Decision
 from game import services
 from game.models import LedgerEntry, Round, Wallet
-from trainer.models import Decision
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

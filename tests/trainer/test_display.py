@@ -5,9 +5,10 @@ from blackjack.cards import parse_cards
 from blackjack.dealer import dealer_probabilities
 from blackjack.ev import decision_shoe
 from blackjack.rules import PRESETS
+from computed.insurance import insurance_ev
 from trainer.display import situation_view
 from trainer.models import Situation
-from trainer.services import insurance_ev, situation_answer, situation_evaluate
+from trainer.services import situation_answer, situation_evaluate
 
 pytestmark = pytest.mark.django_db
 THOTH = PRESETS["thoth"]

@@ -4,8 +4,8 @@ from blackjack.ev import analyze
 from blackjack.moves import Move
 from blackjack.rules import PRESETS
 from blackjack.strategy import Chart, basic_chart
-from tests.trainer.conftest import thoth_docs
-from trainer.charts import UPS, Tables, chart_move_with, live_cell, table_key
+from computed.tables import UPS, Tables, chart_move_with, live_cell, table_key
+from tests.computed.docs import thoth_docs
 
 THOTH = PRESETS["thoth"]
 

@@ -6,7 +6,9 @@ hundred.  So for each rule set we compute, once: the basic-strategy chart of
 finds it), the analysis of every two-card hand (55 point combinations) against every up card,
 and the three- and four-card hands whose exact best move differs from the chart's.  The
 documents live in ``ComputedTable`` (shared by every app server, see
-:class:`trainer.store.DatabaseTableStore`) and are kept parsed in process memory.
+:class:`computed.store.DatabaseTableStore`) and are kept parsed in process memory
+(:func:`computed.selectors.tables_get`).  The chart page (the trainer) and play mode's
+EVs and hints read them from here.
 
 The chart is built cell by cell here, rather than by one ``basic_chart`` call, so that the
 progress page can show how far it is; the cells and the stored document are the same.

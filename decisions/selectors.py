@@ -1,59 +1,23 @@
-"""Reads of the trainer app: the stored tables of a rule set, and the learner's statistics.
+"""Reads of the decision record: the learner's statistics and weak spots.
 
 Statistics read only ``Decision``, drill and table alike, so a decision at the table counts
-the same as one in a drill.
+the same as one in a drill.  The trainer, play mode and the coming classes read decisions
+only through this module.
 """
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime
+from random import Random
 
 from django.db.models import Count, Q, QuerySet, Sum
 from django.db.models.functions import TruncDate
+from django.utils import timezone
 
 from accounts.models import User
-from blackjack.rules import Rules
-from trainer.charts import KINDS, PAIR_ROWS, UPS, Tables, table_key
-from trainer.models import ChartJob, Decision
-from trainer.store import DatabaseTableStore
-
-_TABLES: OrderedDict[str, Tables] = OrderedDict()
-_TABLES_LOCK = threading.Lock()
-TABLES_KEPT = 16
-
-
-def tables_get(rules: Rules) -> Tables | None:
-    """The stored tables of ``rules``, parsed once per process, or ``None`` if not computed."""
-    key = table_key(rules)
-    with _TABLES_LOCK:
-        tables = _TABLES.get(key)
-        if tables is not None:
-            _TABLES.move_to_end(key)
-            return tables
-    tables = Tables.load(DatabaseTableStore(), rules)
-    if tables is None:
-        return None
-    with _TABLES_LOCK:
-        _TABLES[key] = tables
-        while len(_TABLES) > TABLES_KEPT:
-            _TABLES.popitem(last=False)
-    return tables
-
-
-def tables_forget() -> None:
-    """Drop the parsed tables kept in this process (tests, after deleting rows)."""
-    with _TABLES_LOCK:
-        _TABLES.clear()
-
-
-def chart_job_get(rules: Rules) -> ChartJob | None:
-    return ChartJob.objects.filter(rules_key=rules.key()).first()
-
-
-# --- statistics ------------------------------------------------------------------------------
+from blackjack.strategy import KINDS, UPS
+from decisions.models import Decision, WeakSpot
 
 
 @dataclass(frozen=True)
@@ -151,7 +115,7 @@ class Stats:
 HEAT_ROWS: dict[str, tuple[int, ...]] = {
     "hard": tuple(range(5, 21)),
     "soft": tuple(range(13, 21)),
-    "pair": PAIR_ROWS,
+    "pair": UPS,  # the pair rows run like the chart's columns, the aces last
 }
 
 
@@ -242,3 +206,18 @@ def drill_summary(*, user: User, since: datetime) -> tuple[int, Score]:
         return streak, session_score(user=user, since=since)
     score = Score(len(visit), sum(1 for ok, _ in visit if ok), sum(lost for _, lost in visit))
     return streak, score
+
+
+def weak_cell(*, user: User, rng: Random) -> tuple[tuple[str, int, int], list[int]] | None:
+    """A weak spot to review: due cells weigh their misses times (6 - box); cells not due yet
+    weigh a tenth of that, so a cell answered right comes back later, not never.
+
+    Returns the cell (kind, row, up card's points) and the missed hand's points.
+    """
+    now = timezone.now()
+    spots = list(WeakSpot.objects.filter(user=user).exclude(chart_kind="")[:200])
+    if not spots:
+        return None
+    weights = [s.misses * (6 - s.box) * (1.0 if s.due_at <= now else 0.1) for s in spots]
+    spot = rng.choices(spots, weights=weights)[0]
+    return (spot.chart_kind, spot.chart_row, spot.dealer_points), list(spot.example)

@@ -4,8 +4,8 @@ from accounts.models import User
 from blackjack.cards import parse_cards
 from blackjack.moves import Move
 from blackjack.rules import PRESETS
-from trainer.models import Decision
-from trainer.services import chart_cell, decision_record
+from decisions.models import Decision
+from decisions.services import chart_cell, decision_record
 
 pytestmark = pytest.mark.django_db
 RULES = PRESETS["thoth"]
