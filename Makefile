@@ -26,6 +26,7 @@ run: setup
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 	$(BIN)/mypy
 
 translations-check: $(VENV)/.installed
