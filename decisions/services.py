@@ -109,7 +109,12 @@ def weak_spot_update(*, decision: Decision, hand_points: Sequence[int]) -> None:
     """
     if decision.category == Decision.Category.INSURANCE:
         return
-    key = [decision.user_id, decision.chart_kind, decision.chart_row, decision.dealer_points]
+    key: list[int | str] = [
+        decision.user_id,
+        decision.chart_kind,
+        decision.chart_row,
+        decision.dealer_points,
+    ]
     now = timezone.now()
     adapt = connection.ops.adapt_datetimefield_value
     # Plain statements, written out once, rather than ORM queries compiled on every move.

@@ -28,8 +28,8 @@ from typing import Any, Final
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.formats import number_format
-from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 from accounts.models import User
 from blackjack.moves import Move
@@ -75,7 +75,7 @@ STALE_MOVE = _(
     "The round had already moved on (a second click, or another tab); nothing was played "
     "twice. Here is the table as it stands."
 )
-ENGINE_MESSAGES: Final[dict[str, Promise]] = {
+ENGINE_MESSAGES: Final[dict[str, StrOrPromise]] = {
     "round_over": _("The round is over."),
     "not_your_turn": _("It is another box's turn."),
     "insurance_pending": _("First answer the insurance offer: yes or no."),
@@ -98,7 +98,7 @@ _STAKE_KINDS: Final = {
 class PlayError(Exception):
     """A request the rules or the wallet refuse; ``message`` is shown to the learner."""
 
-    def __init__(self, message: Promise | str, code: str = "refused") -> None:
+    def __init__(self, message: StrOrPromise, code: str = "refused") -> None:
         super().__init__(str(message))
         self.message = message
         self.code = code

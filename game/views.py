@@ -52,7 +52,7 @@ def _table_response(
 
 
 def _see_table(table: Table) -> HttpResponseRedirect:
-    return HttpResponseRedirect(reverse("game:table", args=[table.slug]), status=303)  # type: ignore[return-value]
+    return HttpResponseRedirect(reverse("game:table", args=[table.slug]), status=303)
 
 
 @require_GET
@@ -89,7 +89,7 @@ def top_up(request: HtmxHttpRequest) -> HttpResponse:
     nxt = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(nxt, allowed_hosts={request.get_host()}):
         nxt = reverse("game:lobby")
-    return HttpResponseRedirect(nxt, status=303)  # type: ignore[return-value]
+    return HttpResponseRedirect(nxt, status=303)
 
 
 @require_GET
@@ -125,7 +125,7 @@ def move(request: HtmxHttpRequest, round_id: int) -> HttpResponse:
         name, seq = parse_move(request.POST)
         result = services.round_apply_move(
             round_id=round_id,
-            user=request.user,  # type: ignore[arg-type]
+            user=request.user,
             move=name,
             seq=seq,
         )
@@ -161,7 +161,7 @@ def hints(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def history(request: HtmxHttpRequest) -> HttpResponse:
-    rounds = selectors.history(user=request.user)[:100] if request.user.is_authenticated else []  # type: ignore[arg-type]
+    rounds = selectors.history(user=request.user)[:100] if request.user.is_authenticated else []
     rows = [
         {
             "round": r,
