@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
@@ -19,16 +19,15 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from accounts.models import User
 from blackjack.cards import Card
-from blackjack.moves import Move
-from blackjack.round import RoundState, player_view
+from blackjack.round import EventKind, Money, RoundState
 from blackjack.rules import DoubleOn, PairsBy, Peek, Rules, Surrender
-from blackjack.serialize import money_from_json
 from core.cardnames import CARD_NAMES
 from core.display import MOVE_LABELS, fmt, or_list, signed
 from game import ai
 from game.codec import state_from_json, to_decimal
 from game.limits import BOXES, rules_of, top_up_due, top_up_threshold
 from game.models import Round, Seat, Table
+from game.seen import SeenEvent, seen_round
 from game.selectors import current_round, table_seat, wallet_balance
 
 MAX_DELAY = 24  # animation delay classes .delay-0 … .delay-24 in table.css
@@ -137,7 +136,7 @@ def rules_line(rules: Rules) -> str:
     return " · ".join(parts)
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class CardView:
     code: str
     rank: str
@@ -161,7 +160,7 @@ def card_view(code: str, *, delay: int | None = None) -> CardView:
     )
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class HandView:
     cards: list[CardView]
     display: str
@@ -174,7 +173,7 @@ class HandView:
     number: int
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class BoxView:
     index: int
     number: int
@@ -187,7 +186,27 @@ class BoxView:
     active: bool = False
 
 
-@dataclass
+class LogLine(NamedTuple):
+    """A line of the round's news and its animation delay (a template unpacks the pair)."""
+
+    text: str
+    delay: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewLine:
+    """One of the learner's decisions in the round: the move, the best move, the EV lost."""
+
+    box: int
+    cards: list[CardView]
+    up: CardView
+    choice: Promise
+    best: Promise
+    correct: bool
+    ev_lost: str
+
+
+@dataclass(frozen=True, slots=True)
 class RoundView:
     round_id: int
     seq: int
@@ -201,53 +220,57 @@ class RoundView:
     legal: frozenset[str]
     turn_box: int | None
     shoe_remaining: int
-    log: list[tuple[str, int]]
+    log: list[LogLine]
     announcement: str
     reshuffled: bool
     net: Decimal
     net_text: str
-    review: list[dict[str, Any]]
+    review: list[ReviewLine]
     hint: str = ""
     hint_move: str = ""
 
 
-def _money(value: Any) -> Decimal:
-    return to_decimal(money_from_json(value))
+def _paid(amount: Money) -> str:
+    return fmt(to_decimal(amount))
 
 
-def _event_text(e: dict[str, Any]) -> str | None:
-    kind = e["kind"]
-    box = e.get("seat", 0) + 1
-    card = str(CARD_NAMES[e["card"]]) if "card" in e else ""
-    if kind == "deal":
+def _event_text(e: SeenEvent) -> str | None:
+    kind = e.kind
+    box = (e.seat or 0) + 1
+    card = str(CARD_NAMES[e.card]) if e.card is not None else ""
+    if kind is EventKind.DEAL:
         return _("Box %(box)s: %(card)s") % {"box": box, "card": card}
-    if kind == "dealer_up":
+    if kind is EventKind.DEALER_UP:
         return _("Dealer's up card: %(card)s") % {"card": card}
-    if kind == "hole":
+    if kind is EventKind.HOLE:
         return _("Dealer's second card, face down")
-    if kind == "move":
-        return _("Box %(box)s: %(move)s") % {"box": box, "move": MOVE_NAMES[e["move"]]}
-    if kind == "peek":
-        return _("The dealer has blackjack") if e.get("blackjack") else _("No dealer blackjack")
-    if kind == "reveal":
+    if kind is EventKind.MOVE and e.move is not None:
+        return _("Box %(box)s: %(move)s") % {"box": box, "move": MOVE_NAMES[e.move.value]}
+    if kind is EventKind.PEEK:
+        return _("The dealer has blackjack") if e.blackjack else _("No dealer blackjack")
+    if kind is EventKind.REVEAL:
         return _("Dealer's hole card: %(card)s") % {"card": card}
-    if kind == "draw":
+    if kind is EventKind.DRAW:
         return _("Dealer draws: %(card)s") % {"card": card}
-    if kind == "reshuffle":
+    if kind is EventKind.RESHUFFLE:
         return _("The shoe ran out: the discards are shuffled")
-    if kind == "settle":
+    if kind is EventKind.SETTLE and e.outcome is not None:
         return _("Box %(box)s: %(outcome)s, %(paid)s paid") % {
             "box": box,
-            "outcome": OUTCOME_NAMES[e["outcome"]],
-            "paid": fmt(_money(e.get("paid", 0))),
+            "outcome": OUTCOME_NAMES[e.outcome],
+            "paid": _paid(e.paid),
         }
-    if kind == "insurance":
+    if kind is EventKind.INSURANCE and e.outcome is not None:
         return _("Box %(box)s: insurance %(outcome)s, %(paid)s paid") % {
             "box": box,
-            "outcome": OUTCOME_NAMES[e["outcome"]],
-            "paid": fmt(_money(e.get("paid", 0))),
+            "outcome": OUTCOME_NAMES[e.outcome],
+            "paid": _paid(e.paid),
         }
     return None
+
+
+# Whose cards an event deals, for the animation delays: a box's hand, or the dealer.
+_DelayKey = tuple[int, int] | None
 
 
 def round_view(
@@ -263,22 +286,22 @@ def round_view(
     """
     if state is None:
         state = state_from_json(rnd.state)
-    view = player_view(state, balance=None if balance is None else Fraction(balance))  # type: ignore[arg-type]
-    events = view["events"]
+    view = seen_round(state, balance=None if balance is None else Fraction(balance))
+    events = view.events
     new = events[rnd.shown_from :] if rnd.seq else events
     # The order in which this request's cards appear, for the animation delays.
-    delays: dict[tuple[Any, ...], list[int]] = {}
-    log: list[tuple[str, int]] = []
+    delays: dict[_DelayKey, list[int]] = {}
+    log: list[LogLine] = []
     for i, e in enumerate(new):
-        if e["kind"] in ("deal",):
-            delays.setdefault(("box", e["seat"], e["hand"]), []).append(i)
-        elif e["kind"] in ("dealer_up", "draw", "reveal"):
-            delays.setdefault(("dealer",), []).append(i)
+        if e.kind is EventKind.DEAL and e.seat is not None and e.hand is not None:
+            delays.setdefault((e.seat, e.hand), []).append(i)
+        elif e.kind in (EventKind.DEALER_UP, EventKind.DRAW, EventKind.REVEAL):
+            delays.setdefault(None, []).append(i)
         text = _event_text(e)
         if text:
-            log.append((text, min(i, MAX_DELAY)))
+            log.append(LogLine(text, min(i, MAX_DELAY)))
 
-    def cards_with_delays(codes: list[str], key: tuple[Any, ...]) -> list[CardView]:
+    def cards_with_delays(codes: tuple[str, ...], key: _DelayKey) -> list[CardView]:
         pending = delays.get(key, [])
         first_new = len(codes) - len(pending)
         return [
@@ -286,32 +309,30 @@ def round_view(
             for i, c in enumerate(codes)
         ]
 
-    turn = view["turn"]
+    turn = view.turn
+    players = view.phase == "players"
     human = set(rnd.human_seats)
     levels = {int(k): v for k, v in rnd.ai_levels.items()}
-    by_seat = {b["seat"]: b for b in view["boxes"]}
     boxes = []
     for i in range(BOXES):
-        b = by_seat.get(i)
+        b = view.box(i)
         if b is None:
             boxes.append(BoxView(index=i, number=i + 1, kind="empty"))
             continue
-        hands = []
-        for h, hd in enumerate(b["hands"]):
-            outcome = hd["outcome"]
-            hands.append(
-                HandView(
-                    cards=cards_with_delays(hd["cards"], ("box", i, h)),
-                    display=hd["display"],
-                    bet=fmt(hd["bet"]),
-                    doubled=hd["doubled"],
-                    outcome=outcome,
-                    outcome_label=str(OUTCOME_NAMES[outcome]) if outcome else "",
-                    paid=fmt(_money(hd["paid"])) if hd["paid"] is not None else "",
-                    active=turn == [i, h] and view["phase"] == "players",
-                    number=h + 1,
-                )
+        hands = [
+            HandView(
+                cards=cards_with_delays(hd.cards, (i, h)),
+                display=hd.display,
+                bet=fmt(hd.bet),
+                doubled=hd.doubled,
+                outcome=hd.outcome,
+                outcome_label=str(OUTCOME_NAMES[hd.outcome]) if hd.outcome else "",
+                paid=_paid(hd.paid) if hd.paid is not None else "",
+                active=turn == (i, h) and players,
+                number=h + 1,
             )
+            for h, hd in enumerate(b.hands)
+        ]
         level = levels.get(i, "")
         boxes.append(
             BoxView(
@@ -320,18 +341,17 @@ def round_view(
                 kind="you" if i in human else "ai",
                 level=level,
                 level_label=str(LEVEL_NAMES.get(level, "")),
-                bet=b["bet"],
+                bet=b.bet,
                 hands=hands,
-                insurance=fmt(_money(b["insurance"])) if money_from_json(b["insurance"]) else "",
+                insurance=_paid(b.insurance) if b.insurance else "",
                 active=turn is not None and turn[0] == i,
             )
         )
-    dealer = view["dealer"]
-    insurance = view["phase"] == "insurance"
+    insurance = view.phase == "insurance"
     even_money = False
     if insurance and turn is not None:
-        first = by_seat[turn[0]]["hands"][0]
-        even_money = bool(first["blackjack"])
+        in_turn = view.box(turn[0])
+        even_money = in_turn is not None and in_turn.hands[0].blackjack
     net = rnd.net
     if rnd.is_playing:
         net_text = ""
@@ -341,36 +361,38 @@ def round_view(
         net_text = _("You lost %(amount)s debens.") % {"amount": fmt(-net)}
     else:
         net_text = _("You broke even.")
-    texts = [t for t, _d in log]
+    texts = [line.text for line in log]
     if net_text:
         texts.append(net_text)
     if rnd.reshuffled and rnd.seq == 0:
         texts.insert(0, _("A freshly shuffled shoe."))
-    rv = RoundView(
+    hint = hint_move = ""
+    if hints and rnd.is_playing and turn is not None:
+        move = ai.chart_move(state, view.legal)
+        hint_move = move.value
+        hint = _("The chart plays: %(move)s") % {"move": MOVE_NAMES[move.value]}
+    return RoundView(
         round_id=rnd.pk,
         seq=rnd.seq,
         playing=rnd.is_playing,
         insurance=insurance,
         even_money=even_money,
-        dealer_cards=cards_with_delays(dealer["cards"], ("dealer",)),
-        dealer_hidden=dealer["hidden"],
-        dealer_display=dealer["display"],
+        dealer_cards=cards_with_delays(view.dealer.cards, None),
+        dealer_hidden=view.dealer.hidden,
+        dealer_display=view.dealer.display,
         boxes=boxes,
-        legal=frozenset(view["legal_moves"]),
+        legal=frozenset(m.value for m in view.legal),
         turn_box=turn[0] + 1 if turn is not None else None,
-        shoe_remaining=view["shoe_remaining"],
+        shoe_remaining=view.shoe_remaining,
         log=log,
         announcement=announcement(texts),
         reshuffled=rnd.reshuffled,
         net=net,
         net_text=net_text,
         review=review_lines(rnd) if not rnd.is_playing else [],
+        hint=hint,
+        hint_move=hint_move,
     )
-    if hints and rnd.is_playing and turn is not None:
-        move = ai.chart_move(state, frozenset(Move(m) for m in view["legal_moves"]))
-        rv.hint_move = move.value
-        rv.hint = _("The chart plays: %(move)s") % {"move": MOVE_NAMES[move.value]}
-    return rv
 
 
 def ev_lost_text(ev_lost: float, bet: Decimal) -> str:
@@ -389,23 +411,39 @@ def ev_lost_text(ev_lost: float, bet: Decimal) -> str:
     }
 
 
-def review_lines(rnd: Round) -> list[dict[str, Any]]:
+def review_lines(rnd: Round) -> list[ReviewLine]:
     """The learner's decisions in this round: the move, the best move, and the EV lost."""
     bets = {b["seat"]: Decimal(b["bet"]) for b in rnd.state["boxes"]}
-    out = []
-    for line in rnd.review:
-        out.append(
-            {
-                "box": line["seat"] + 1,
-                "cards": [card_view(c) for c in line["cards"]],
-                "up": card_view(line["up"]),
-                "choice": MOVE_NAMES[line["choice"]],
-                "best": MOVE_NAMES[line["best"]],
-                "correct": line["correct"],
-                "ev_lost": ev_lost_text(line["ev_lost"], bets[line["seat"]]),
-            }
+    return [
+        ReviewLine(
+            box=line["seat"] + 1,
+            cards=[card_view(c) for c in line["cards"]],
+            up=card_view(line["up"]),
+            choice=MOVE_NAMES[line["choice"]],
+            best=MOVE_NAMES[line["best"]],
+            correct=line["correct"],
+            ev_lost=ev_lost_text(line["ev_lost"], bets[line["seat"]]),
         )
-    return out
+        for line in rnd.review
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class ChipView:
+    value: int
+    face: str  # what the chip shows: 500, 1K
+    label: str  # the full amount, for screen readers
+    tier: int  # its colour, by rank among the table's chips
+
+
+@dataclass(frozen=True, slots=True)
+class BetBox:
+    """A box of the betting form, with what was entered in it (or the seat's AI level)."""
+
+    index: int
+    number: int
+    bet: str
+    ai_level: str
 
 
 def table_context(
@@ -437,7 +475,7 @@ def table_context(
             bet = entered.get(f"bet_{i}", "").strip()
             bet = bet if bet.isdigit() and len(bet) <= 12 else ""  # shown back: numbers only
             level = entered.get(f"ai_{i}", "")
-        boxes.append({"index": i, "number": i + 1, "bet": bet, "ai_level": level})
+        boxes.append(BetBox(index=i, number=i + 1, bet=bet, ai_level=level))
     view = None
     if rnd is not None:
         view = round_view(rnd, balance=balance, hints=seat.hints, state=state)
@@ -454,8 +492,7 @@ def table_context(
         "round": rnd,
         "view": view,
         "chips": [
-            {"value": c, "face": chip_face(c), "label": fmt(c), "tier": i}
-            for i, c in enumerate(chips)
+            ChipView(value=c, face=chip_face(c), label=fmt(c), tier=i) for i, c in enumerate(chips)
         ],
         "bet_boxes": boxes,
         "levels": [(k, str(v)) for k, v in LEVEL_NAMES.items()],
@@ -476,5 +513,5 @@ def _seat_shoe_left(seat: Seat, rules: Rules) -> int:
 
 def full_log(rnd: Round) -> list[str]:
     """Every event of the round that a player may see, in order (history page)."""
-    view = player_view(state_from_json(rnd.state))
-    return [t for t in (_event_text(e) for e in view["events"]) if t]
+    view = seen_round(state_from_json(rnd.state))
+    return [t for t in (_event_text(e) for e in view.events) if t]
