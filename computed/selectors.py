@@ -8,7 +8,7 @@ from collections import OrderedDict
 from blackjack.rules import Rules
 from computed.models import ChartJob
 from computed.store import DatabaseTableStore
-from computed.tables import Tables, table_key
+from computed.tables import Tables, drill_key
 
 _TABLES: OrderedDict[str, Tables] = OrderedDict()
 _TABLES_LOCK = threading.Lock()
@@ -17,7 +17,7 @@ TABLES_KEPT = 16
 
 def tables_get(rules: Rules) -> Tables | None:
     """The stored tables of ``rules``, parsed once per process, or ``None`` if not computed."""
-    key = table_key(rules)
+    key = drill_key(rules)
     with _TABLES_LOCK:
         tables = _TABLES.get(key)
         if tables is not None:

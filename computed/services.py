@@ -14,7 +14,7 @@ from django.utils import timezone
 from blackjack.rules import Rules
 from computed.models import ChartJob, ComputedTable
 from computed.store import DatabaseTableStore
-from computed.tables import chart_key, compute_tables, table_key
+from computed.tables import chart_key, compute_tables, drill_key
 
 logger = logging.getLogger(__name__)
 
@@ -32,11 +32,11 @@ def tables_store(
     store = DatabaseTableStore()
     if chart is not None:
         store.put(chart_key(rules), json.dumps(chart).encode())
-    store.put(table_key(rules), json.dumps(data).encode())
+    store.put(drill_key(rules), json.dumps(data).encode())
 
 
 def tables_stored(rules: Rules) -> bool:
-    return ComputedTable.objects.filter(key__in=[table_key(rules), chart_key(rules)]).count() == 2
+    return ComputedTable.objects.filter(key__in=[drill_key(rules), chart_key(rules)]).count() == 2
 
 
 def chart_job_run(*, rules: Rules) -> None:

@@ -24,7 +24,7 @@ from typing import Any
 from blackjack import strategy
 from blackjack.ev import MOVE_ORDER, analyze, hand_total, prepare_full_shoe
 from blackjack.moves import Move
-from blackjack.rules import PairsBy, Rules
+from blackjack.rules import Rules
 from blackjack.store import TableStore, load_json, save_json
 from blackjack.store import table_key as store_key
 from blackjack.strategy import Cell, Chart
@@ -39,10 +39,10 @@ KINDS: tuple[str, ...] = strategy.KINDS
 Progress = Callable[[int, int], None]
 
 
-def table_key(rules: Rules) -> str:
+def drill_key(rules: Rules) -> str:
     """The store key of a rule set's drill tables (the chart has its own, ``chart-v1-…``).
 
-    >>> table_key(Rules()).startswith("drill-v3-")
+    >>> drill_key(Rules()).startswith("drill-v3-")
     True
     """
     return store_key("drill", rules).replace("-v1-", f"-v{FORMAT_VERSION}-")
@@ -171,7 +171,7 @@ class Tables:
     def load(cls, store: TableStore, rules: Rules) -> Tables | None:
         """Both documents from ``store``, or ``None`` if either is missing."""
         chart_data = load_json(store, chart_key(rules))
-        data = load_json(store, table_key(rules))
+        data = load_json(store, drill_key(rules))
         if chart_data is None or data is None:
             return None
         return cls.from_json(data, Chart.from_dict(chart_data))
@@ -238,16 +238,6 @@ def chart_move_with(
     best of the cell's EVs among the legal moves."""
     kind, row = chart_cell_key(hand, pair=pair and Move.SPLIT in legal)
     return Chart._pick(cell(kind, row), legal)
-
-
-def is_pair_hand(rules: Rules, ranks: Sequence[str]) -> bool:
-    """Two cards that split under ``rules``, from their ranks."""
-    if len(ranks) != 2:
-        return False
-    if rules.pairs_by == PairsBy.RANK:
-        return ranks[0] == ranks[1]
-    tens = {"10", "J", "Q", "K"}
-    return ranks[0] == ranks[1] or (ranks[0] in tens and ranks[1] in tens)
 
 
 def live_cell(rules: Rules, kind: str, row: int, up: int) -> Cell:

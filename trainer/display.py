@@ -17,10 +17,10 @@ from blackjack.ev import MOVE_ORDER, decision_shoe
 from blackjack.hand import hand_total
 from blackjack.moves import KEYS, Move
 from blackjack.rules import Rules
-from computed.tables import is_pair_hand
 from core.cardnames import CARD_NAMES
 from core.display import MOVE_LABELS
 from decisions.models import Decision
+from decisions.services import chart_cell
 from trainer.forms import PRESET_LABELS
 from trainer.models import Situation
 
@@ -113,11 +113,9 @@ def situation_view(situation: Situation) -> SituationView:
     cards = [Card.parse(c) for c in situation.hand]
     up = Card.parse(situation.dealer_up)
     total = hand_total(cards)
-    pair = is_pair_hand(rules, [c.rank for c in cards])
-    if situation.kind == Situation.Kind.INSURANCE:
-        category = "insurance"
-    else:
-        category = "pair" if pair else "soft" if total.soft else "hard"
+    kind, _row, _up = chart_cell(rules=rules, hand=cards, up=up)
+    pair = kind == "pair"
+    category = "insurance" if situation.kind == Situation.Kind.INSURANCE else kind
     ev = situation.ev
     moves = [
         OptionView(

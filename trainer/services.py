@@ -16,18 +16,19 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from blackjack.cards import Card
 from blackjack.ev import analyze, legal_moves
+from blackjack.hand import is_pair
 from blackjack.moves import Move
 from blackjack.rules import Rules
 from computed.insurance import insurance_ev
 from computed.selectors import tables_get
 from computed.services import chart_job_ensure
-from computed.tables import Tables, chart_move_with, is_pair_hand, live_cell
+from computed.tables import Tables, chart_move_with, live_cell
 from decisions.models import Decision
 from decisions.selectors import weak_cell
 from decisions.services import decision_record
 from trainer.dealing import (
     MULTI_CARD_CHANCE,
-    Cell,
+    DrillCell,
     card_of,
     cards_for,
     insurance_points,
@@ -41,7 +42,7 @@ ILLEGAL_MOVE = _("That move is not one of the options in this situation.")
 UNKNOWN_FOCUS = "Unknown drill focus."
 
 
-class IllegalMove(ValueError):
+class NotAnOption(ValueError):
     """A move that is not an option of the situation answered."""
 
 
@@ -52,7 +53,7 @@ def situation_evaluate(
     chart's move and the dealer's bust chance.  Hands the stored tables hold are read, others
     analysed now."""
     points = [c.points for c in hand]
-    pair = is_pair_hand(rules, [c.rank for c in hand])
+    pair = is_pair(hand, rules)
     legal = legal_moves(rules, points, up.points, pair=pair)
     stored = tables.lookup(points, up.points, pair=pair) if tables is not None else None
     if stored is not None:
@@ -106,7 +107,7 @@ def situation_deal(
         weak = weak_cell(user=user, rng=rng) if focus == "weak" else None
         if weak is not None:
             (kind_, row, up_), example = weak
-            cell = Cell(kind_, row, up_)
+            cell = DrillCell(kind_, row, up_)
             points = example or None
         else:
             cell = pick_cell(
@@ -145,7 +146,7 @@ def situation_answer(
 ) -> tuple[Situation, bool]:
     """Record the learner's answer; returns the situation and whether this call recorded it.
 
-    Raises ``Situation.DoesNotExist`` for an id that is not the user's, :class:`IllegalMove`
+    Raises ``Situation.DoesNotExist`` for an id that is not the user's, :class:`NotAnOption`
     for a move that is not an option.  A situation already answered is returned unchanged:
     a second click or a second tab never stores a second decision.
     """
@@ -156,9 +157,9 @@ def situation_answer(
         try:
             choice = Move(move)
         except ValueError:
-            raise IllegalMove(ILLEGAL_MOVE) from None
+            raise NotAnOption(ILLEGAL_MOVE) from None
         if choice.value not in situation.ev:
-            raise IllegalMove(ILLEGAL_MOVE)
+            raise NotAnOption(ILLEGAL_MOVE)
         if time_taken_ms is None:
             elapsed = timezone.now() - situation.dealt_at
             time_taken_ms = int(elapsed.total_seconds() * 1000)

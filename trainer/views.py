@@ -143,7 +143,7 @@ def answer(request: HtmxHttpRequest) -> HttpResponse:
         )
     except Situation.DoesNotExist:
         raise Http404 from None
-    except services.IllegalMove as exc:
+    except services.NotAnOption as exc:
         found = Situation.objects.get(pk=pk, user=user)
         if request.htmx:
             context = _drill_context(request, found, summary=False, error=str(exc))

@@ -4,7 +4,7 @@ from blackjack.ev import analyze
 from blackjack.moves import Move
 from blackjack.rules import PRESETS
 from blackjack.strategy import Chart, basic_chart
-from computed.tables import UPS, Tables, chart_move_with, live_cell, table_key
+from computed.tables import UPS, Tables, chart_move_with, drill_key, live_cell
 from tests.computed.docs import thoth_docs
 
 THOTH = PRESETS["thoth"]
@@ -109,7 +109,7 @@ def test_surrender_cells_of_the_sixdeck_preset():
 
 
 def test_keys():
-    assert table_key(THOTH) == f"drill-v3-{THOTH.key()}"
+    assert drill_key(THOTH) == f"drill-v3-{THOTH.key()}"
 
 
 @pytest.mark.parametrize(("hand", "up"), [((2, 4, 10), 10), ((3, 4, 5), 6), ((1, 2, 3), 6)])

@@ -6,7 +6,7 @@ import pytest
 from blackjack.ev import hand_total
 from blackjack.rules import PRESETS
 from trainer.dealing import (
-    Cell,
+    DrillCell,
     cards_for,
     insurance_points,
     pick_cell,
@@ -14,7 +14,7 @@ from trainer.dealing import (
 )
 
 
-def _trivial(cell: Cell) -> bool:
+def _trivial(cell: DrillCell) -> bool:
     return (
         (cell.kind == "hard" and (cell.row >= 17 or cell.row <= 8))
         or (cell.kind == "soft" and cell.row >= 20)

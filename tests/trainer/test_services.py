@@ -12,7 +12,7 @@ from decisions.models import Decision
 from decisions.services import decision_record
 from tests.computed.docs import docs_for
 from trainer.models import Situation
-from trainer.services import ILLEGAL_MOVE, IllegalMove, situation_answer, situation_deal
+from trainer.services import ILLEGAL_MOVE, NotAnOption, situation_answer, situation_deal
 
 pytestmark = pytest.mark.django_db
 THOTH = PRESETS["thoth"]
@@ -93,7 +93,7 @@ def test_answer_records_one_decision(user, thoth_tables):
 @pytest.mark.parametrize("move", ["split", "insure", "banana", ""])
 def test_a_move_that_is_not_an_option_is_refused(user, thoth_tables, move):
     s = situation_deal(user=user, rules=THOTH, focus="soft", rng=Random(9))
-    with pytest.raises(IllegalMove) as err:
+    with pytest.raises(NotAnOption) as err:
         situation_answer(user=user, situation_id=s.pk, move=move)
     assert str(err.value) == str(ILLEGAL_MOVE)
     assert not Decision.objects.exists()
