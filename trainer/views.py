@@ -23,7 +23,7 @@ from computed import services as computed_services
 from computed.tables import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, UPS
 from core.http import HtmxHttpRequest
 from decisions import selectors as decision_selectors
-from trainer import services
+from trainer import selectors, services
 from trainer.display import situation_view
 from trainer.forms import DrillForm, RulesForm, settings_query
 from trainer.models import Situation
@@ -92,7 +92,7 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
     user = _user(request)
     situation = None
     if user is not None:
-        situation = Situation.objects.filter(user=user, decision__isnull=True).first()
+        situation = selectors.situation_open(user=user)
     return render(request, "trainer/drill.html", _drill_context(request, situation, form=form))
 
 
@@ -121,7 +121,7 @@ def deal(request: HtmxHttpRequest) -> HttpResponse:
 @require_GET
 def situation(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     user = _user(request)
-    found = Situation.objects.filter(pk=pk, user=user).first() if user else None
+    found = selectors.situation_of(user=user, pk=pk) if user else None
     if found is None:
         raise Http404
     context = _drill_context(request, found, form=_drill_form(request))
