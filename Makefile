@@ -39,6 +39,7 @@ serve: setup
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 	$(BIN)/mypy
 
 translations-check: $(VENV)/.installed

@@ -32,8 +32,8 @@ from django.test.utils import setup_test_environment  # noqa: E402
 
 from accounts.models import User  # noqa: E402
 from blackjack import PRESETS  # noqa: E402
+from computed.services import chart_job_run, tables_stored  # noqa: E402
 from trainer.models import Situation  # noqa: E402
-from trainer.services import chart_job_run, tables_stored  # noqa: E402
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 

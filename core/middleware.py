@@ -45,7 +45,7 @@ class PreferredLanguageMiddleware:
                 domain=settings.LANGUAGE_COOKIE_DOMAIN,
                 secure=settings.LANGUAGE_COOKIE_SECURE,
                 httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
-                samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+                samesite=settings.LANGUAGE_COOKIE_SAMESITE,  # "Lax" (config/settings/base.py)
             )
         return response
 

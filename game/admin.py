@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from django.contrib import admin
+from django.db.models import Model
 from django.http import HttpRequest
 
 from game.models import LedgerEntry, Round, Table, Wallet
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class ReadOnlyAdmin(admin.ModelAdmin[Model]):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 

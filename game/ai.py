@@ -4,17 +4,16 @@
   is shown only what a player in that box could see: its own cards, the up card and, as
   ``seen``, the other cards face up on the table this round (never the hole card or the shoe).
 * The chart is :func:`blackjack.strategy.basic_chart` of the table's rules, read from the
-  trainer's ``ComputedTable`` rows (:class:`trainer.store.DatabaseTableStore`) and then kept
+  ``ComputedTable`` rows (:data:`computed.store.STORE`) and then kept
   in this process, so that a move costs no query and no computation for it.
-* The EVs of the learner's options come from the trainer's precomputed two-card analyses
-  (:func:`trainer.selectors.tables_get`) where the hand is one of them, from
+* The EVs of the learner's options come from the precomputed two-card analyses
+  (:func:`computed.selectors.tables_get`) where the hand is one of them, from
   :func:`blackjack.ev.analyze` otherwise (hands of three cards or more, split hands).  Like
   the drills and the chart they are taken from a full shoe less the hand and the up card.
 """
 
 from __future__ import annotations
 
-import threading
 from typing import Final
 
 from blackjack import (
@@ -30,46 +29,11 @@ from blackjack import (
     is_pair,
     legal_moves,
 )
-from trainer.selectors import tables_get
-from trainer.services import insurance_ev
-from trainer.store import DatabaseTableStore
+from computed.insurance import insurance_ev
+from computed.selectors import tables_get
+from computed.store import STORE
 
 LEVELS: Final = tuple(POLICIES)
-
-
-class ProcessTableStore:
-    """The trainer's database store with every document kept in this process once read, so
-    that ``basic_chart(rules, store=...)`` costs a query only the first time per process.
-
-    >>> from blackjack import MemoryStore
-    >>> store = ProcessTableStore(MemoryStore())
-    >>> store.put("chart-v1-x", b"{}")
-    >>> store.backend.data.clear()
-    >>> store.get("chart-v1-x"), store.get("missing")
-    (b'{}', None)
-    """
-
-    def __init__(self, backend: DatabaseTableStore | None = None) -> None:
-        self.backend = backend if backend is not None else DatabaseTableStore()
-        self._kept: dict[str, bytes] = {}
-        self._lock = threading.Lock()
-
-    def get(self, key: str) -> bytes | None:
-        data = self._kept.get(key)
-        if data is None:
-            data = self.backend.get(key)
-            if data is not None:  # an absent table may be stored later: ask again then
-                with self._lock:
-                    self._kept[key] = data
-        return data
-
-    def put(self, key: str, data: bytes) -> None:
-        self.backend.put(key, data)
-        with self._lock:
-            self._kept[key] = data
-
-
-STORE: Final = ProcessTableStore()
 
 
 _CHARTS: dict[Rules, Chart] = {}

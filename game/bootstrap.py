@@ -1,14 +1,14 @@
 """Start-up rows of play mode: the three house tables and one table per other preset, and the
-house rules' chart and two-card analyses (the trainer's tables), which the AI seat-mates, the
+house rules' chart and two-card analyses (the computed tables), which the AI seat-mates, the
 hints and the review of every decision read, so that no request computes them.  A variant's
 are computed in the background when its table is first shown."""
 
 from __future__ import annotations
 
 from blackjack import DEFAULT_PRESET, PRESETS
+from computed.services import chart_job_run, tables_stored
 from game.models import Table
 from game.stakes import HOUSE_TABLES, stakes_for_preset
-from trainer.services import chart_job_run, tables_stored
 
 
 def table_rows() -> list[dict[str, object]]:

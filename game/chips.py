@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
-from game.selectors import fmt
+from core.display import fmt
 
 
 def chip_to_select(*, chips: Iterable[int], balance: Decimal, wanted: str = "") -> int | None:

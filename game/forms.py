@@ -5,8 +5,9 @@ from __future__ import annotations
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
+from game.limits import BOXES
 from game.models import Seat
-from game.services import BOXES, PlayError
+from game.services import PlayError
 
 BAD_NUMBER = _("A bet must be a whole number of debens.")
 BAD_MOVE_FORM = _("That request was not understood.")

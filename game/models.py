@@ -9,7 +9,6 @@ transaction, so ``balance == sum(ledger)`` always holds.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -160,6 +159,3 @@ class Round(models.Model):
     @property
     def is_playing(self) -> bool:
         return self.status == self.Status.PLAYING
-
-    def state_dict(self) -> dict[str, Any]:
-        return dict(self.state)

@@ -11,14 +11,15 @@ applied again (:class:`MoveResult` says ``stale``), which makes a double click o
 harmless.  The round row is saved with ``WHERE seq = <old seq>`` as well, so even a database
 without row locks (SQLite) never applies one move twice.
 
-The engine's amounts are exact ``int``/``Fraction`` values; :func:`to_decimal` turns them
-into the wallet's two-place ``Decimal`` and refuses anything that would need rounding.
+The engine's amounts are exact ``int``/``Fraction`` values; :func:`game.codec.to_decimal`
+turns them into the wallet's two-place ``Decimal`` and refuses anything that would need
+rounding.  The round and the shoe are stored through :mod:`game.codec`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from random import Random
@@ -27,37 +28,33 @@ from typing import Any, Final
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.formats import number_format
-from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 from accounts.models import User
 from blackjack import (
-    PRESETS,
-    Card,
     EventKind,
     IllegalMove,
     Money,
     Move,
     Phase,
     RoundState,
-    Rules,
     Shoe,
     apply,
-    from_json,
     legal_moves,
     prepare_shoe,
     start_round,
     to_json,
 )
 from blackjack import refusal as engine_refusal
+from computed.services import chart_job_ensure
+from core.display import or_list
+from decisions.models import Decision
+from decisions.services import decision_record
 from game import ai
+from game.codec import shoe_from_json, shoe_to_json, state_from_json, to_decimal
+from game.limits import BOXES, rules_of, table_rules, top_up_due, top_up_threshold
 from game.models import OPENING_BALANCE, TOP_UP_AMOUNT, LedgerEntry, Round, Seat, Table, Wallet
-from game.stakes import HOUSE_TABLES
-from trainer.models import Decision
-from trainer.services import chart_job_ensure, decision_record
-
-BOXES: Final = 5
-TWO_PLACES = Decimal("0.01")
 
 # Messages shown to the learner; the tests reuse these constants.
 NO_BET = _("Place a bet on at least one box.")
@@ -65,8 +62,6 @@ BET_OUT_OF_LIMITS = _("Each bet must lie within the table's limits.")
 BET_NOT_IN_CHIPS = _("A bet must be made of the table's chips.")
 BET_OVER_BALANCE = _("Your balance cannot cover these bets.")
 BOX_COUNT_REFUSED = _("At this table you bet on %(counts)s boxes at a time.")
-# The last two of a list of choices: "1 or 5", "1, 2 or 5".
-OR_LIST = _("%(some)s or %(last)s")
 UNKNOWN_BOX = _("There is no such box.")
 UNKNOWN_LEVEL = _("There is no such AI level.")
 ROUND_IN_PLAY = _("Finish the round in play first.")
@@ -80,7 +75,7 @@ STALE_MOVE = _(
     "The round had already moved on (a second click, or another tab); nothing was played "
     "twice. Here is the table as it stands."
 )
-ENGINE_MESSAGES: Final[dict[str, Promise]] = {
+ENGINE_MESSAGES: Final[dict[str, StrOrPromise]] = {
     "round_over": _("The round is over."),
     "not_your_turn": _("It is another box's turn."),
     "insurance_pending": _("First answer the insurance offer: yes or no."),
@@ -103,7 +98,7 @@ _STAKE_KINDS: Final = {
 class PlayError(Exception):
     """A request the rules or the wallet refuse; ``message`` is shown to the learner."""
 
-    def __init__(self, message: Promise | str, code: str = "refused") -> None:
+    def __init__(self, message: StrOrPromise, code: str = "refused") -> None:
         super().__init__(str(message))
         self.message = message
         self.code = code
@@ -123,26 +118,6 @@ class MoveResult:
     stale: bool = False
     state: RoundState | None = None
     balance: Decimal | None = None
-
-
-def to_decimal(amount: Money | Decimal) -> Decimal:
-    """An engine amount as a two-place ``Decimal``, exactly.
-
-    >>> to_decimal(Fraction(15, 2)), to_decimal(6), to_decimal(Fraction(36, 5))
-    (Decimal('7.50'), Decimal('6.00'), Decimal('7.20'))
-    """
-    if isinstance(amount, Fraction):
-        value = Decimal(amount.numerator) / Decimal(amount.denominator)
-    else:
-        value = Decimal(amount)
-    out = value.quantize(TWO_PLACES)
-    if out != value:
-        raise ValueError(f"{amount} does not fit in two decimal places")
-    return out
-
-
-def rules_of(seat: Seat) -> Rules:
-    return Rules.from_dict(seat.rules)
 
 
 # --- the wallet --------------------------------------------------------------------------
@@ -183,24 +158,6 @@ def _wallet_locked(user: User) -> Wallet:
         return Wallet.objects.select_for_update().get(user=user)
 
 
-def top_up_threshold() -> Decimal:
-    """The minimum bet of the house's cheapest table (the Scribes', 100): a learner with less
-    cannot sit at any house table, even if a variant table takes smaller bets.
-
-    >>> top_up_threshold()
-    Decimal('100')
-    """
-    return Decimal(min(stakes.min_bet for stakes in HOUSE_TABLES))
-
-
-def top_up_due(*, balance: Decimal) -> bool:
-    """
-    >>> top_up_due(balance=Decimal("99.50")), top_up_due(balance=Decimal(100))
-    (True, False)
-    """
-    return balance < top_up_threshold()
-
-
 def wallet_top_up(*, user: User) -> Wallet:
     """Add the free 1,000 when the balance cannot cover any table's minimum."""
     with transaction.atomic():
@@ -214,10 +171,6 @@ def wallet_top_up(*, user: User) -> Wallet:
 
 
 # --- seats -------------------------------------------------------------------------------
-
-
-def table_rules(table: Table) -> Rules:
-    return PRESETS[table.preset]
 
 
 def table_prepare(table: Table) -> None:
@@ -251,40 +204,8 @@ def seat_set_hints(*, user: User, table: Table, on: bool) -> Seat:
         return seat
 
 
-class _Cards(dict[str, Card]):
-    """Card codes and their cards: a shoe's three hundred codes name at most 52 cards, so
-    each is parsed once per process and then looked up."""
-
-    def __missing__(self, code: str) -> Card:
-        card = self[code] = Card.parse(code)
-        return card
-
-
-CARDS: Final = _Cards()
-
-
-def shoe_from_json(data: Mapping[str, Any]) -> Shoe:
-    """
-    >>> shoe_from_json({"cards": ["As", "10d"], "position": 1, "decks": 0}).remaining
-    1
-    """
-    return Shoe(tuple(CARDS[c] for c in data["cards"]), data["position"], data["decks"])
-
-
-def state_from_json(data: dict[str, Any]) -> RoundState:
-    """:func:`blackjack.round.from_json` with the shoe's cards looked up in :data:`CARDS`
-    rather than parsed one by one: the same state in a third of the time."""
-    shoe = data["shoe"]
-    state = from_json({**data, "shoe": {**shoe, "cards": []}})
-    return replace(state, shoe=shoe_from_json(shoe))
-
-
 def _shoe_from_seat(seat: Seat) -> Shoe | None:
     return shoe_from_json(seat.shoe) if seat.shoe else None
-
-
-def shoe_to_json(shoe: Shoe) -> dict[str, Any]:
-    return {"cards": [c.code for c in shoe.cards], "position": shoe.position, "decks": shoe.decks}
 
 
 # --- the round ---------------------------------------------------------------------------
@@ -302,17 +223,10 @@ def _check_bets(table: Table, bets: Mapping[int, int], balance: Decimal) -> None
         if bet % smallest_chip:
             raise PlayError(BET_NOT_IN_CHIPS, "bet_not_in_chips")
     if table.box_counts and len(bets) not in table.box_counts:
-        counts = box_counts_text(table.box_counts)
+        counts = or_list(table.box_counts)
         raise PlayError(BOX_COUNT_REFUSED % {"counts": counts}, "box_count")
     if sum(bets.values()) > balance:
         raise PlayError(BET_OVER_BALANCE, "insufficient_balance")
-
-
-def box_counts_text(counts: Sequence[int]) -> str:
-    """``[1, 5]`` as "1 or 5" in the active language."""
-    if len(counts) == 1:
-        return str(counts[0])
-    return str(OR_LIST) % {"some": ", ".join(map(str, counts[:-1])), "last": counts[-1]}
 
 
 def _clean_ai_levels(ai_levels: Mapping[int, str], bets: Mapping[int, int]) -> dict[int, str]:

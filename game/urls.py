@@ -6,7 +6,6 @@ app_name = "game"
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
-    path("", views.lobby, name="index"),  # the foundation's navigation links here
     path("variants/", views.variant, name="variant"),
     path("top-up/", views.top_up, name="top_up"),
     path("history/", views.history, name="history"),

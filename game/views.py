@@ -14,11 +14,13 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.services import user_or_new_guest
+from core.display import fmt, fmt_signed
 from core.http import HtmxHttpRequest, local_path
 from core.plurals import plural_count
-from game import selectors, services
+from game import presenters, selectors, services
 from game.chips import chip_to_select, offer_amount
 from game.forms import parse_deal, parse_move
+from game.limits import table_rules, top_up_due, top_up_threshold
 from game.models import TOP_UP_AMOUNT, Round, Table
 
 ROUND_PARTIAL = "game/table.html#round"
@@ -34,7 +36,7 @@ def _table(slug: str) -> Table:
 def _top_up_amount() -> dict[str, object]:
     """The free top-up as the pages word it: formatted, and the number that picks the plural."""
     return {
-        "top_up_text": selectors.fmt(TOP_UP_AMOUNT),
+        "top_up_text": fmt(TOP_UP_AMOUNT),
         "top_up_count": plural_count(TOP_UP_AMOUNT),
     }
 
@@ -51,12 +53,12 @@ def _table_response(
 ) -> HttpResponse:
     if result is not None:  # the round, its seat and the balance as the move left them
         rnd = result.round
-        context = selectors.table_context(
+        context = presenters.table_context(
             user=request.user, table=table, seat=rnd.seat, rnd=rnd, balance=result.balance,
             state=result.state,
         )  # fmt: skip
     else:
-        context = selectors.table_context(user=request.user, table=table, entered=entered)
+        context = presenters.table_context(user=request.user, table=table, entered=entered)
     if not request.user.is_authenticated:
         context["seat"].hints = table.slug in request.session.get(HINTS_SESSION_KEY, [])
     context.update(error=error, notice=notice, **_top_up_amount())
@@ -71,7 +73,7 @@ def _table_response(
 
 
 def _see_table(table: Table) -> HttpResponseRedirect:
-    return HttpResponseRedirect(reverse("game:table", args=[table.slug]), status=303)  # type: ignore[return-value]
+    return HttpResponseRedirect(reverse("game:table", args=[table.slug]), status=303)
 
 
 @never_cache  # live state: the Back button must fetch it anew, never show it stale
@@ -82,21 +84,21 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
     # Per table: does the balance cover its smallest bet (``covers``)?  The lobby says so,
     # and what to do otherwise.
     context = {
-        "house": [(t, selectors.table_name(t), balance >= t.min_bet) for t in house],
+        "house": [(t, presenters.table_name(t), balance >= t.min_bet) for t in house],
         "variants": [
             (
                 t,
-                selectors.table_name(t),
-                selectors.rules_line(services.table_rules(t)),
+                presenters.table_name(t),
+                presenters.rules_line(table_rules(t)),
                 balance >= t.min_bet,
             )
             for t in variants
         ],
-        "balance_text": selectors.fmt(balance),
+        "balance_text": fmt(balance),
         "balance_count": plural_count(balance),
-        "top_up_due": services.top_up_due(balance=balance),
-        "top_up_minimum": selectors.fmt(services.top_up_threshold()),
-        "fmt": selectors.fmt,
+        "top_up_due": top_up_due(balance=balance),
+        "top_up_minimum": fmt(top_up_threshold()),
+        "fmt": fmt,
         **_top_up_amount(),
     }
     return render(request, "game/lobby.html", context)
@@ -119,7 +121,7 @@ def top_up(request: HtmxHttpRequest) -> HttpResponse:
     except services.PlayError as exc:
         messages.error(request, exc.message)
     nxt = local_path(request.POST.get("next")) or reverse("game:lobby")
-    return HttpResponseRedirect(nxt, status=303)  # type: ignore[return-value]
+    return HttpResponseRedirect(nxt, status=303)
 
 
 @never_cache
@@ -162,7 +164,7 @@ def move(request: HtmxHttpRequest, round_id: int) -> HttpResponse:
         name, seq = parse_move(request.POST)
         result = services.round_apply_move(
             round_id=round_id,
-            user=request.user,  # type: ignore[arg-type]
+            user=request.user,
             move=name,
             seq=seq,
         )
@@ -192,7 +194,7 @@ def hints(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     table = _table(slug)
     on = request.POST.get("on") == "1"
     if request.user.is_authenticated:
-        services.seat_set_hints(user=request.user, table=table, on=on)  # type: ignore[arg-type]
+        services.seat_set_hints(user=request.user, table=table, on=on)
     else:
         chosen = set(request.session.get(HINTS_SESSION_KEY, []))  # slugs of real tables only
         chosen = chosen | {table.slug} if on else chosen - {table.slug}
@@ -205,13 +207,13 @@ def hints(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @never_cache
 @require_GET
 def history(request: HtmxHttpRequest) -> HttpResponse:
-    rounds = selectors.history(user=request.user)[:100] if request.user.is_authenticated else []  # type: ignore[arg-type]
+    rounds = selectors.history(user=request.user)[:100] if request.user.is_authenticated else []
     rows = [
         {
             "round": r,
-            "table_name": selectors.table_name(r.seat.table),
-            "net": selectors.fmt_signed(r.net),
-            "staked": selectors.fmt(r.staked),
+            "table_name": presenters.table_name(r.seat.table),
+            "net": fmt_signed(r.net),
+            "staked": fmt(r.staked),
         }
         for r in rounds
     ]
@@ -227,11 +229,11 @@ def history_round(request: HtmxHttpRequest, round_id: int) -> HttpResponse:
         raise Http404 from None
     context = {
         "round": rnd,
-        "table_name": selectors.table_name(rnd.seat.table),
-        "view": selectors.round_view(rnd),
-        "log": selectors.full_log(rnd),
-        "net": selectors.fmt(rnd.net),
-        "staked": selectors.fmt(rnd.staked),
-        "paid": selectors.fmt(rnd.paid),
+        "table_name": presenters.table_name(rnd.seat.table),
+        "view": presenters.round_view(rnd),
+        "log": presenters.full_log(rnd),
+        "net": fmt(rnd.net),
+        "staked": fmt(rnd.staked),
+        "paid": fmt(rnd.paid),
     }
     return render(request, "game/round.html", context)

@@ -5,7 +5,7 @@ ahead of time with ``manage.py trainer_tables --all``."""
 from __future__ import annotations
 
 from blackjack import DEFAULT_PRESET, PRESETS
-from trainer.services import chart_job_run, tables_stored
+from computed.services import chart_job_run, tables_stored
 
 PRESETS_AT_START: tuple[str, ...] = (DEFAULT_PRESET,)
 

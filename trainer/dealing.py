@@ -47,7 +47,7 @@ CELL_WEIGHTS: dict[str, dict[int, float]] = {
 
 
 @dataclass(frozen=True, slots=True)
-class Cell:
+class DrillCell:
     """A chart cell to deal: kind "hard" / "soft" / "pair", the row, the up card's points."""
 
     kind: str
@@ -60,7 +60,7 @@ def _pick(rng: Random, weights: dict[int, float]) -> int:
     return rng.choices(keys, weights=[weights[k] for k in keys])[0]
 
 
-def pick_cell(rng: Random, *, kind: str | None = None, up: int | None = None) -> Cell:
+def pick_cell(rng: Random, *, kind: str | None = None, up: int | None = None) -> DrillCell:
     """A weighted cell of ``kind`` (any when ``None``) against ``up`` (any when ``None``).
 
     >>> pick_cell(Random(1), kind="pair", up=6).kind
@@ -69,7 +69,7 @@ def pick_cell(rng: Random, *, kind: str | None = None, up: int | None = None) ->
     if kind is None:
         kind = rng.choices(list(CATEGORY_WEIGHTS), weights=list(CATEGORY_WEIGHTS.values()))[0]
     row = _pick(rng, CELL_WEIGHTS[kind])
-    return Cell(kind, row, up if up is not None else rng.randint(1, 10))
+    return DrillCell(kind, row, up if up is not None else rng.randint(1, 10))
 
 
 def card_of(points: int, rng: Random) -> Card:
@@ -78,12 +78,12 @@ def card_of(points: int, rng: Random) -> Card:
     return Card(rank, rng.choice(list(Suit)))
 
 
-def points_for(cell: Cell, rng: Random, *, multi: bool = False) -> list[int]:
+def points_for(cell: DrillCell, rng: Random, *, multi: bool = False) -> list[int]:
     """Point values of a hand in ``cell``: two cards, or three for ``multi`` hard 12-16.
 
-    >>> points_for(Cell("soft", 17, 10), Random(0))
+    >>> points_for(DrillCell("soft", 17, 10), Random(0))
     [1, 6]
-    >>> sum(points_for(Cell("hard", 14, 10), Random(0), multi=True))
+    >>> sum(points_for(DrillCell("hard", 14, 10), Random(0), multi=True))
     14
     """
     if cell.kind == "pair":
@@ -123,8 +123,3 @@ def insurance_points(rng: Random) -> list[int]:
         total, _soft = points_total(points)
         if not (len(points) == 2 and total == 21):
             return points
-
-
-def weighted_choice(rng: Random, items: Sequence[tuple[Cell, float]]) -> Cell:
-    """One cell of ``items`` with chance proportional to its weight."""
-    return rng.choices([c for c, _w in items], weights=[w for _c, w in items])[0]

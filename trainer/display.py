@@ -22,19 +22,12 @@ from blackjack import (
     hand_total,
 )
 from core.cardnames import CARD_NAMES
-from trainer.charts import is_pair_hand
+from core.display import MOVE_LABELS
+from decisions.models import Decision
+from decisions.services import chart_cell
 from trainer.forms import PRESET_LABELS
-from trainer.models import Decision, Situation
+from trainer.models import Situation
 
-MOVE_LABELS: dict[Move, Promise] = {
-    Move.HIT: _("Hit"),
-    Move.STAND: _("Stand"),
-    Move.DOUBLE: _("Double"),
-    Move.SPLIT: _("Split"),
-    Move.SURRENDER: _("Surrender"),
-    Move.INSURE: _("Take insurance"),
-    Move.DECLINE: _("No insurance"),
-}
 # Anchors of the article sections the "why" line links to (filled by the articles issue).
 ARTICLE_ANCHORS: dict[str, str] = {
     "hard": "hard-totals",
@@ -124,11 +117,9 @@ def situation_view(situation: Situation) -> SituationView:
     cards = [Card.parse(c) for c in situation.hand]
     up = Card.parse(situation.dealer_up)
     total = hand_total(cards)
-    pair = is_pair_hand(rules, [c.rank for c in cards])
-    if situation.kind == Situation.Kind.INSURANCE:
-        category = "insurance"
-    else:
-        category = "pair" if pair else "soft" if total.soft else "hard"
+    kind, _row, _up = chart_cell(rules=rules, hand=cards, up=up)
+    pair = kind == "pair"
+    category = "insurance" if situation.kind == Situation.Kind.INSURANCE else kind
     ev = situation.ev
     moves = [
         OptionView(

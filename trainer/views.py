@@ -19,9 +19,12 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.models import User
 from accounts.services import user_or_new_guest
 from blackjack import Rules
+from computed import selectors as computed_selectors
+from computed import services as computed_services
+from computed.tables import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, UPS
 from core.http import HtmxHttpRequest
+from decisions import selectors as decision_selectors
 from trainer import selectors, services
-from trainer.charts import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, UPS
 from trainer.display import situation_view
 from trainer.forms import DrillForm, RulesForm, settings_query
 from trainer.models import Situation
@@ -41,7 +44,7 @@ def _drill_form(request: HtmxHttpRequest, data: Any = None) -> DrillForm:
         data = request.GET if request.GET else request.session.get(SETTINGS_KEY, {})
     form = DrillForm(data or None)
     if not form.is_bound:
-        form = DrillForm(initial={"focus": "all", "up": "6", "preset": "thoth"})
+        form = DrillForm(initial=DEFAULT_SETTINGS)
     return form
 
 
@@ -78,7 +81,9 @@ def _drill_context(
     }
     if summary and user is not None:
         since = parse_datetime(request.session.get(SESSION_START_KEY, "")) or timezone.now()
-        context["streak"], context["session"] = selectors.drill_summary(user=user, since=since)
+        context["streak"], context["session"] = decision_selectors.drill_summary(
+            user=user, since=since
+        )
     return context
 
 
@@ -90,7 +95,7 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
     user = _user(request)
     situation = None
     if user is not None:
-        situation = Situation.objects.filter(user=user, decision__isnull=True).first()
+        situation = selectors.situation_open(user=user)
     return render(request, "trainer/drill.html", _drill_context(request, situation, form=form))
 
 
@@ -122,7 +127,7 @@ def deal(request: HtmxHttpRequest) -> HttpResponse:
 @require_GET
 def situation(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     user = _user(request)
-    found = Situation.objects.filter(pk=pk, user=user).first() if user else None
+    found = selectors.situation_of(user=user, pk=pk) if user else None
     if found is None:
         raise Http404
     context = _drill_context(request, found, form=_drill_form(request))
@@ -145,7 +150,7 @@ def answer(request: HtmxHttpRequest) -> HttpResponse:
         )
     except Situation.DoesNotExist:
         raise Http404 from None
-    except services.IllegalMove as exc:
+    except services.NotAnOption as exc:
         found = Situation.objects.get(pk=pk, user=user)
         if request.htmx:
             context = _drill_context(request, found, summary=False, error=str(exc))
@@ -160,7 +165,7 @@ def answer(request: HtmxHttpRequest) -> HttpResponse:
 @require_GET
 def stats(request: HtmxHttpRequest) -> HttpResponse:
     user = _user(request)
-    data = selectors.stats_for(user=user) if user is not None else None
+    data = decision_selectors.stats_for(user=user) if user is not None else None
     plots = []
     if data is not None and data.accuracy_plot is not None and data.lost_plot is not None:
         plots = [
@@ -177,10 +182,10 @@ def chart(request: HtmxHttpRequest) -> HttpResponse:
     rules = form.rules() if form.is_valid() else Rules()
     if not form.is_bound:
         form = RulesForm(initial={"preset": "thoth"})
-    tables = selectors.tables_get(rules)
-    job = services.chart_job_ensure(rules) if tables is None else None
+    tables = computed_selectors.tables_get(rules)
+    job = computed_services.chart_job_ensure(rules) if tables is None else None
     if tables is None:
-        job = selectors.chart_job_get(rules) or job
+        job = computed_selectors.chart_job_get(rules) or job
     context = {
         "form": form,
         "rules": rules,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Literal
 
 from csp.constants import NONE, SELF
 from django.utils.translation import gettext_lazy as _
@@ -27,6 +28,8 @@ INSTALLED_APPS = [
     "axes",
     "core",
     "accounts",
+    "decisions",
+    "computed",
     "game",
     "trainer",
     "articles",
@@ -121,7 +124,7 @@ LANGUAGES = [
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 # The language cookie goes with top-level navigations only, like the session's.
-LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_SAMESITE: Literal["Lax"] = "Lax"
 # Date and number formats of the languages Django has no formats for (Belarusian, Armenian).
 FORMAT_MODULE_PATH = ["config.formats"]
 USE_I18N = True

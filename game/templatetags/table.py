@@ -10,7 +10,8 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from game.selectors import CardView, chip_face, fmt
+from core.display import fmt
+from game.presenters import CardView, chip_face
 
 register = template.Library()
 

@@ -24,11 +24,13 @@ from hypothesis.extra.django import from_form
 
 from accounts.forms import SignUpForm
 from accounts.models import User
+from computed import services as computed_services
+from decisions.models import Decision, WeakSpot
 from game.models import LedgerEntry, Round, Seat, Wallet
 from game.services import round_deal
 from trainer import services as trainer_services
 from trainer.forms import DrillForm
-from trainer.models import Decision, Situation, WeakSpot
+from trainer.models import Situation
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "Scarab-Lapis-9173"
@@ -153,6 +155,7 @@ def snapshot() -> tuple[Any, ...]:
 def world(tables, learner, other, rig, monkeypatch) -> dict[str, Any]:
     """Two learners, each with a round in play and an unanswered drill situation."""
     monkeypatch.setattr(trainer_services, "chart_job_ensure", lambda rules: None)
+    monkeypatch.setattr(computed_services, "chart_job_ensure", lambda rules: None)
     scribes = tables["scribes"]
     ids: dict[str, Any] = {}
     for name, user in (("round", learner), ("other_round", other)):
@@ -164,7 +167,7 @@ def world(tables, learner, other, rig, monkeypatch) -> dict[str, Any]:
 
 
 def _thoth():
-    from blackjack.rules import PRESETS
+    from blackjack import PRESETS
 
     return PRESETS["thoth"]
 

@@ -5,9 +5,9 @@ import pytest
 from playwright.sync_api import expect
 
 from blackjack import PRESETS
-from tests.trainer.conftest import thoth_docs
-from trainer import selectors, services
-from trainer.models import Decision
+from computed import selectors, services
+from decisions.models import Decision
+from tests.computed.docs import thoth_docs
 from trainer.services import ILLEGAL_MOVE
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

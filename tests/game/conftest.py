@@ -8,13 +8,13 @@ import pytest
 
 from accounts.models import User
 from blackjack import PRESETS, parse_cards
+from computed import selectors as computed_selectors
+from computed import services as computed_services
 from game import bootstrap
 from game.models import Seat, Table
 from game.services import seat_get_or_create
 from tests.blackjack.helpers import deal_order
-from tests.trainer.conftest import thoth_docs
-from trainer import selectors as trainer_selectors
-from trainer import services as trainer_services
+from tests.computed.docs import thoth_docs
 
 # Filler after the chosen cards: a card that none of the tests deals on purpose, so that an
 # undealt card is easy to look for in a response.
@@ -26,10 +26,10 @@ PASSWORD = "Scarab-Lapis-9173"
 def tables(db: None) -> dict[str, Table]:
     """The tables, and the house rules' chart and two-card analyses stored and read as after
     ``make run``'s bootstrap (computed once per test session)."""
-    trainer_services.tables_store(rules=PRESETS["thoth"], **thoth_docs())
+    computed_services.tables_store(rules=PRESETS["thoth"], **thoth_docs())
     assert not any("computed" in line for line in bootstrap.run())
-    trainer_selectors.tables_forget()
-    assert trainer_selectors.tables_get(PRESETS["thoth"]) is not None
+    computed_selectors.tables_forget()
+    assert computed_selectors.tables_get(PRESETS["thoth"]) is not None
     return {t.slug: t for t in Table.objects.all()}
 
 

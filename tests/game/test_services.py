@@ -10,10 +10,10 @@ from django.db.models import Sum
 from django.utils import translation
 
 from blackjack import from_json
-from game import services
+from decisions.models import Decision
+from game import codec, limits, services
 from game.models import LedgerEntry, Round, Seat, Wallet
 from game.services import PlayError, round_apply_move, round_deal, wallet_top_up
-from trainer.models import Decision
 
 
 def books(user) -> Decimal:
@@ -197,7 +197,7 @@ def test_forged_moves_are_refused_and_change_nothing(learner, tables, rig, move,
 def test_a_double_the_balance_cannot_cover_is_not_offered_and_refused(learner, tables, rig):
     rig(learner, tables["scribes"], boxes=["5s 6d"], dealer="10h 7c", rest="10d")
     rnd = round_deal(user=learner, table=tables["scribes"], bets={0: 1000})
-    from game.selectors import round_view
+    from game.presenters import round_view
 
     assert round_view(rnd, balance=Decimal(0)).legal == {"hit", "stand"}
     with pytest.raises(PlayError) as err:
@@ -324,7 +324,7 @@ def test_top_up_only_below_the_scribes_minimum(learner, tables, rig):
     ("balance", "due"), [("0", True), ("99.99", True), ("100", False), ("1000", False)]
 )
 def test_top_up_is_due_below_the_cheapest_house_table(balance, due):
-    assert services.top_up_due(balance=Decimal(balance)) is due
+    assert limits.top_up_due(balance=Decimal(balance)) is due
 
 
 # --- the other presets' rule paths --------------------------------------------------------
@@ -390,9 +390,9 @@ def test_live_splits_only_equal_ranks(learner, tables, rig):
 def test_to_decimal_refuses_to_round():
     from fractions import Fraction
 
-    assert services.to_decimal(Fraction(15, 2)) == Decimal("7.50")
+    assert codec.to_decimal(Fraction(15, 2)) == Decimal("7.50")
     with pytest.raises(ValueError):
-        services.to_decimal(Fraction(1, 3))
+        codec.to_decimal(Fraction(1, 3))
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -402,5 +402,5 @@ def test_state_from_json_reads_what_the_engine_reads(seed):
     shoe = Shoe.shuffled(PRESETS["thoth"], Random(seed))
     state = start_round(rules=PRESETS["thoth"], bets={0: 100, 3: 50}, shoe=shoe)
     data = to_json(state)
-    assert services.state_from_json(data) == from_json(data)
-    assert services.state_from_json(data).shoe.cards == shoe.cards
+    assert codec.state_from_json(data) == from_json(data)
+    assert codec.state_from_json(data).shoe.cards == shoe.cards

@@ -11,9 +11,9 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.html import escape
 
-from game import selectors, services
+from decisions.models import Decision
+from game import presenters, services
 from game.models import Round, Wallet
-from trainer.models import Decision
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 # The hole card of the rigged rounds, and the filler that stands for the undealt shoe.
@@ -331,7 +331,7 @@ def test_review_after_the_round(logged_in, learner, tables, rig):
 )
 def test_ev_lost_reads_as_a_share_of_the_bet_and_debens(lang, text):
     with translation.override(lang):
-        assert selectors.ev_lost_text(0.2239, Decimal(200)) == text
+        assert presenters.ev_lost_text(0.2239, Decimal(200)) == text
 
 
 def test_history_lists_rounds_with_every_card(logged_in, learner, tables, rig):
@@ -368,7 +368,7 @@ def test_top_up_view(logged_in, learner, tables):
 )  # fmt: skip
 def test_announcement_ends_each_sentence_once_in_the_language_s_way(lang, texts, spoken):
     with translation.override(lang):
-        assert selectors.announcement(texts) == spoken
+        assert presenters.announcement(texts) == spoken
 
 
 def test_settled_round_is_announced_in_armenian_without_a_doubled_stop(

@@ -9,16 +9,16 @@ from django.db import connection
 
 from accounts.models import User
 from blackjack import PRESETS
-from tests.trainer.conftest import thoth_docs
-from trainer import services
-from trainer.models import Decision
+from computed import services as computed_services
+from decisions.models import Decision
+from tests.computed.docs import thoth_docs
 from trainer.services import situation_answer, situation_deal
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
 def test_simultaneous_answers_store_one_decision():
-    services.tables_store(rules=PRESETS["thoth"], **thoth_docs())
+    computed_services.tables_store(rules=PRESETS["thoth"], **thoth_docs())
     user = User.objects.create_user(username="ani", password="x")
     s = situation_deal(user=user, rules=PRESETS["thoth"], focus="hard", rng=Random(5))
     moves = sorted(s.ev)

@@ -5,7 +5,7 @@ import pytest
 
 from blackjack import PRESETS, points_total
 from trainer.dealing import (
-    Cell,
+    DrillCell,
     cards_for,
     insurance_points,
     pick_cell,
@@ -13,7 +13,7 @@ from trainer.dealing import (
 )
 
 
-def _trivial(cell: Cell) -> bool:
+def _trivial(cell: DrillCell) -> bool:
     return (
         (cell.kind == "hard" and (cell.row >= 17 or cell.row <= 8))
         or (cell.kind == "soft" and cell.row >= 20)

@@ -2,9 +2,10 @@ import pytest
 
 from accounts.models import User
 from blackjack import PRESETS, dealer_probabilities, decision_shoe, parse_cards
+from computed.insurance import insurance_ev
 from trainer.display import situation_view
 from trainer.models import Situation
-from trainer.services import insurance_ev, situation_answer, situation_evaluate
+from trainer.services import situation_answer, situation_evaluate
 
 pytestmark = pytest.mark.django_db
 THOTH = PRESETS["thoth"]

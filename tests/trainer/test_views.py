@@ -6,9 +6,13 @@ from django.utils import translation
 
 from accounts.models import User
 from blackjack import PRESETS, Move
+from computed import services as computed_services
+from computed.models import ChartJob
+from decisions.models import Decision
+from decisions.services import decision_record
 from trainer import services
-from trainer.models import ChartJob, Decision, Situation
-from trainer.services import decision_record, situation_deal
+from trainer.models import Situation
+from trainer.services import situation_deal
 
 pytestmark = pytest.mark.django_db
 THOTH = PRESETS["thoth"]
@@ -168,9 +172,11 @@ def test_chart_page_shows_the_grid(client, thoth_tables):
 
 
 def test_chart_page_for_rules_not_computed_shows_progress(client, monkeypatch):
-    monkeypatch.setattr(services, "RUN_JOBS_IN_THREADS", True)
+    monkeypatch.setattr(computed_services, "RUN_JOBS_IN_THREADS", True)
     started = []
-    monkeypatch.setattr(services.threading, "Thread", lambda **kw: started.append(kw) or _Noop())
+    monkeypatch.setattr(
+        computed_services.threading, "Thread", lambda **kw: started.append(kw) or _Noop()
+    )
     r = client.get("/en/trainer/chart/", {"preset": "sixdeck", "decks": "2"})
     html = r.content.decode()
     assert r.status_code == 200 and 'hx-trigger="every 2s"' in html and "<progress" in html

@@ -1,14 +1,13 @@
-"""Small filters for the trainer's pages: move names and signed percentages."""
+"""Small filters for the trainer's pages: move names, signed percentages, heat levels."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import template
-from django.template.defaultfilters import floatformat
 
 from blackjack import MOVE_ORDER, Card, Move
-from trainer.display import MOVE_LABELS
+from core.display import MOVE_LABELS, signed
 
 register = template.Library()
 
@@ -22,20 +21,7 @@ def move_label(value: Any) -> Any:
         return value
 
 
-@register.filter
-def signed(value: float | None) -> str:
-    """A percentage with two decimals and its sign: ``+1.25``, ``−0.50`` (a true minus sign,
-    which screen readers read as "minus").
-
-    >>> signed(1.234), signed(-0.5), signed(0.001)
-    ('+1.23', '−0.50', '0.00')
-    """
-    if value is None:
-        return "–"
-    text = str(floatformat(abs(value), 2))
-    if round(value, 2) == 0:
-        return text
-    return ("+" if value > 0 else "−") + text
+register.filter("signed", signed)
 
 
 @register.filter

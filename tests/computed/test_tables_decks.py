@@ -10,10 +10,20 @@ from dataclasses import replace
 
 import pytest
 
-from blackjack import Chart, MemoryStore, can_deal, load_json
-from blackjack.moves import Move
-from blackjack.rules import PRESETS, DoubleOn, PairsBy, Peek, Rules, Surrender
-from trainer.charts import Tables, chart_key, compute_tables
+from blackjack import (
+    PRESETS,
+    Chart,
+    DoubleOn,
+    MemoryStore,
+    Move,
+    PairsBy,
+    Peek,
+    Rules,
+    Surrender,
+    can_deal,
+    load_json,
+)
+from computed.tables import Tables, chart_key, compute_tables
 
 
 def check(rules: Rules) -> None:

@@ -11,8 +11,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from blackjack import PRESETS
-from trainer.models import ChartJob
-from trainer.services import chart_job_run, tables_stored
+from computed.models import ChartJob
+from computed.services import chart_job_run, tables_stored
 
 
 class Command(BaseCommand):

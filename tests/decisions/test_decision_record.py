@@ -2,8 +2,8 @@ import pytest
 
 from accounts.models import User
 from blackjack import PRESETS, Move, parse_cards
-from trainer.models import Decision
-from trainer.services import chart_cell, decision_record
+from decisions.models import Decision
+from decisions.services import chart_cell, decision_record
 
 pytestmark = pytest.mark.django_db
 RULES = PRESETS["thoth"]

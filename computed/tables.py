@@ -6,7 +6,9 @@ hundred.  So for each rule set we compute, once: the basic-strategy chart of
 finds it), the analysis of every two-card hand (55 point combinations) against every up card,
 and the three- and four-card hands whose exact best move differs from the chart's.  The
 documents live in ``ComputedTable`` (shared by every app server, see
-:class:`trainer.store.DatabaseTableStore`) and are kept parsed in process memory.
+:class:`computed.store.DatabaseTableStore`) and are kept parsed in process memory
+(:func:`computed.selectors.tables_get`).  The chart page (the trainer) and play mode's
+EVs and hints read them from here.
 
 The chart is built cell by cell here, rather than by one ``basic_chart`` call, so that the
 progress page can show how far it is; the cells and the stored document are the same.
@@ -25,7 +27,6 @@ from blackjack import (
     Cell,
     Chart,
     Move,
-    PairsBy,
     Rules,
     TableStore,
     analyze,
@@ -48,10 +49,10 @@ KINDS: tuple[str, ...] = maths.KINDS
 Progress = Callable[[int, int], None]
 
 
-def table_key(rules: Rules) -> str:
+def drill_key(rules: Rules) -> str:
     """The store key of a rule set's drill tables (the chart has its own, ``chart-v2-…``).
 
-    >>> table_key(Rules()).startswith("drill-v4-")
+    >>> drill_key(Rules()).startswith("drill-v4-")
     True
     """
     return store_key("drill", rules).replace(f"-v{STORE_VERSION}-", f"-v{FORMAT_VERSION}-")
@@ -183,7 +184,7 @@ class Tables:
     def load(cls, store: TableStore, rules: Rules) -> Tables | None:
         """Both documents from ``store``, or ``None`` if either is missing."""
         chart_data = load_json(store, chart_key(rules))
-        data = load_json(store, table_key(rules))
+        data = load_json(store, drill_key(rules))
         if chart_data is None or data is None:
             return None
         return cls.from_json(data, Chart.from_dict(chart_data))
@@ -250,16 +251,6 @@ def chart_move_with(
     best of the cell's EVs among the legal moves."""
     kind, row = chart_cell_key(hand, pair=pair and Move.SPLIT in legal)
     return Chart._pick(cell(kind, row), legal)
-
-
-def is_pair_hand(rules: Rules, ranks: Sequence[str]) -> bool:
-    """Two cards that split under ``rules``, from their ranks."""
-    if len(ranks) != 2:
-        return False
-    if rules.pairs_by == PairsBy.RANK:
-        return ranks[0] == ranks[1]
-    tens = {"10", "J", "Q", "K"}
-    return ranks[0] == ranks[1] or (ranks[0] in tens and ranks[1] in tens)
 
 
 def live_cell(rules: Rules, kind: str, row: int, up: int) -> Cell:

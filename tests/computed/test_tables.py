@@ -1,8 +1,8 @@
 import pytest
 
 from blackjack import PRESETS, Chart, Move, analyze, basic_chart
-from tests.trainer.conftest import thoth_docs
-from trainer.charts import UPS, Tables, chart_move_with, live_cell, table_key
+from computed.tables import UPS, Tables, chart_move_with, drill_key, live_cell
+from tests.computed.docs import thoth_docs
 
 THOTH = PRESETS["thoth"]
 
@@ -106,7 +106,7 @@ def test_surrender_cells_of_the_sixdeck_preset():
 
 
 def test_keys():
-    assert table_key(THOTH) == f"drill-v4-{THOTH.key()}"
+    assert drill_key(THOTH) == f"drill-v4-{THOTH.key()}"
 
 
 @pytest.mark.parametrize(("hand", "up"), [((2, 4, 10), 10), ((3, 4, 5), 6), ((1, 2, 3), 6)])

@@ -1,0 +1,47 @@
+"""The heavy mathematics computed once per rule set, and the progress of computing it.
+
+The rows were the trainer's (``trainer_computedtable``, ``trainer_chartjob``); the tables keep
+their names so that moving the models lost no row.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class ComputedTable(models.Model):
+    """Heavy mathematics computed once per rule set and shared by every app server: the
+    analyses of every two-card hand, the chart derived from them, the "chart or exact" list."""
+
+    key = models.CharField(max_length=64, unique=True)
+    data = models.JSONField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "trainer_computedtable"
+
+    def __str__(self) -> str:
+        return self.key
+
+
+class ChartJob(models.Model):
+    """Progress of computing a rule set's tables, polled by the chart page."""
+
+    rules_key = models.CharField(max_length=16, unique=True)
+    rules = models.JSONField()
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=1)
+    finished = models.BooleanField(default=False)
+    error = models.TextField(blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        db_table = "trainer_chartjob"
+
+    def __str__(self) -> str:
+        return f"{self.rules_key}: {self.done}/{self.total}"
+
+    @property
+    def percent(self) -> int:
+        return min(100, round(100 * self.done / max(1, self.total)))

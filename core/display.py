@@ -1,0 +1,78 @@
+"""Display helpers shared by every app: move names, signed figures, amounts of debens.
+
+A move is called the same in a drill and at the table; a figure is signed with a true minus
+sign (screen readers read it as "minus"); amounts are grouped as the visitor's language
+writes numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+
+from django.template.defaultfilters import floatformat
+from django.utils.formats import number_format
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+from blackjack import Move
+
+MOVE_LABELS: dict[Move, Promise] = {
+    Move.HIT: _("Hit"),
+    Move.STAND: _("Stand"),
+    Move.DOUBLE: _("Double"),
+    Move.SPLIT: _("Split"),
+    Move.SURRENDER: _("Surrender"),
+    Move.INSURE: _("Take insurance"),
+    Move.DECLINE: _("No insurance"),
+}
+
+# The last two of a list of choices: "1 or 5", "1, 2 or 5".
+OR_LIST = _("%(some)s or %(last)s")
+
+
+def signed(value: float | None) -> str:
+    """A percentage with two decimals and its sign: ``+1.25``, ``−0.50`` (a true minus sign,
+    which screen readers read as "minus").
+
+    >>> signed(1.234), signed(-0.5), signed(0.001)
+    ('+1.23', '−0.50', '0.00')
+    """
+    if value is None:
+        return "–"
+    text = str(floatformat(abs(value), 2))
+    if round(value, 2) == 0:
+        return text
+    return ("+" if value > 0 else "−") + text
+
+
+def fmt(amount: Decimal | int) -> str:
+    """Debens as the page shows them: grouped, and without ``.00`` when whole."""
+    value = Decimal(amount)
+    places = 0 if value == value.to_integral_value() else 2
+    return number_format(value, decimal_pos=places, use_l10n=True, force_grouping=True)
+
+
+def fmt_signed(amount: Decimal | int) -> str:
+    """A win or a loss: "+200", "−150" (a true minus sign), "0".
+
+    >>> from django.utils import translation
+    >>> with translation.override("en"):
+    ...     fmt_signed(Decimal(1500)), fmt_signed(Decimal("-7.50")), fmt_signed(0)
+    ('+1,500', '−7.50', '0')
+    """
+    value = Decimal(amount)
+    if not value:
+        return fmt(value)
+    return ("+" if value > 0 else "−") + fmt(abs(value))
+
+
+def or_list(counts: Sequence[int]) -> str:
+    """``[1, 5]`` as "1 or 5", ``[1, 2, 5]`` as "1, 2 or 5" in the active language.
+
+    >>> or_list([5]), or_list([1, 5]), or_list([1, 2, 5])
+    ('5', '1 or 5', '1, 2 or 5')
+    """
+    if len(counts) == 1:
+        return str(counts[0])
+    return str(OR_LIST) % {"some": ", ".join(map(str, counts[:-1])), "last": counts[-1]}

@@ -1,0 +1,98 @@
+"""The decision record and the learner's weak spots: one owner for every app.
+
+``Decision`` is the one record of every choice a learner makes, in a drill or at the table: the
+situation, the rules, the choice, the best move, the chart's move and the EV of every option.
+Statistics and the teachers' dashboards read only this table, through
+:mod:`decisions.selectors`; play mode and the trainer write it through :mod:`decisions.services`.
+
+The rows were the trainer's: the tables keep their names (``trainer_decision``,
+``trainer_weakspot``) so that moving the models lost no row.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from blackjack import Move
+
+MOVE_CHOICES = [(m.value, m.value) for m in Move]
+
+
+class Decision(models.Model):
+    class Source(models.TextChoices):
+        DRILL = "drill", _("Drill")
+        TABLE = "table", _("Table")
+
+    class Category(models.TextChoices):
+        HARD = "hard", _("Hard totals")
+        SOFT = "soft", _("Soft totals")
+        PAIR = "pair", _("Pairs")
+        INSURANCE = "insurance", _("Insurance")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="decisions"
+    )
+    source = models.CharField(max_length=8, choices=Source.choices)
+    # Where the decision came from, e.g. "round:41" or "situation:7"; free text so that the
+    # trainer does not depend on the game app's tables.
+    source_ref = models.CharField(max_length=40, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    rules = models.JSONField()  # blackjack.rules.Rules.to_dict()
+    rules_key = models.CharField(max_length=16, db_index=True)  # Rules.key()
+    hand = models.JSONField()  # card codes, e.g. ["8s", "8d"]
+    dealer_up = models.CharField(max_length=4)  # card code, e.g. "10h"
+    removed = models.JSONField(default=list, blank=True)  # other cards seen, codes
+
+    category = models.CharField(max_length=10, choices=Category.choices)
+    # The chart cell the situation falls in: kind "hard" / "soft" / "pair", the row value (total,
+    # or the pair card's points) and the dealer's up card in points (1 = ace).
+    chart_kind = models.CharField(max_length=4)
+    chart_row = models.PositiveSmallIntegerField()
+    dealer_points = models.PositiveSmallIntegerField()
+
+    choice = models.CharField(max_length=10, choices=MOVE_CHOICES)
+    best = models.CharField(max_length=10, choices=MOVE_CHOICES)
+    chart_move = models.CharField(max_length=10, choices=MOVE_CHOICES)
+    ev = models.JSONField()  # {move: EV per unit of the initial bet}, legal options only
+    ev_lost = models.FloatField()  # ev[best] - ev[choice], >= 0
+    correct = models.BooleanField()
+    time_taken_ms = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        db_table = "trainer_decision"
+        indexes = [models.Index(fields=["user", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.choice} ({self.best}) {self.source}"
+
+
+class WeakSpot(models.Model):
+    """A chart cell the learner has missed, in a Leitner box: a miss puts it back in box 1,
+    a right answer moves it up one box and pushes its next review further away."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="weak_spots"
+    )
+    chart_kind = models.CharField(max_length=4)
+    chart_row = models.PositiveSmallIntegerField()
+    dealer_points = models.PositiveSmallIntegerField()
+    box = models.PositiveSmallIntegerField(default=1)
+    misses = models.PositiveIntegerField(default=0)
+    due_at = models.DateTimeField()
+    # A concrete hand of the cell that was missed, so that a review shows the learner's case.
+    example = models.JSONField(default=list)
+
+    class Meta:
+        db_table = "trainer_weakspot"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "chart_kind", "chart_row", "dealer_points"], name="weak_spot_cell"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.chart_kind} {self.chart_row} v {self.dealer_points}"

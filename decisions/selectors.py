@@ -1,0 +1,223 @@
+"""Reads of the decision record: the learner's statistics and weak spots.
+
+Statistics read only ``Decision``, drill and table alike, so a decision at the table counts
+the same as one in a drill.  The trainer, play mode and the coming classes read decisions
+only through this module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from random import Random
+
+from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models.functions import TruncDate
+from django.utils import timezone
+
+from accounts.models import User
+from blackjack import KINDS, UPS
+from decisions.models import Decision, WeakSpot
+
+
+@dataclass(frozen=True)
+class Score:
+    """Accuracy and EV lost over some decisions."""
+
+    count: int
+    correct: int
+    ev_lost: float  # in initial bets, summed
+
+    @property
+    def accuracy(self) -> float | None:
+        """Percent of right answers; ``None`` without decisions."""
+        return 100.0 * self.correct / self.count if self.count else None
+
+    @property
+    def lost_per_100(self) -> float | None:
+        """EV lost per 100 decisions, in initial bets."""
+        return 100.0 * self.ev_lost / self.count if self.count else None
+
+
+def _score(qs: QuerySet[Decision]) -> Score:
+    agg = qs.aggregate(n=Count("id"), ok=Count("id", filter=Q(correct=True)), lost=Sum("ev_lost"))
+    return Score(agg["n"], agg["ok"], float(agg["lost"] or 0.0))
+
+
+@dataclass(frozen=True)
+class CategoryScore:
+    category: str
+    label: str
+    score: Score
+
+
+@dataclass(frozen=True)
+class PlotPoint:
+    x: float
+    y: float
+    label: str
+    value: float
+
+
+@dataclass(frozen=True)
+class Plot:
+    """A server-rendered line plot: points in a 200 × 100 box, tick labels, a polyline."""
+
+    points: list[PlotPoint]
+    y_ticks: list[tuple[float, str]]
+    polyline: str
+
+
+PLOT_WIDTH = 200.0
+
+
+def line_plot(values: list[tuple[str, float]], *, y_max: float) -> Plot:
+    """Place ``(label, value)`` pairs in a 200 × 100 box (y grows downwards as in SVG).
+
+    >>> p = line_plot([("a", 0.0), ("b", 50.0)], y_max=100.0)
+    >>> p.polyline
+    '0.0,100.0 200.0,50.0'
+    """
+    y_max = y_max if y_max > 0 else 1.0
+    n = len(values)
+    points = [
+        PlotPoint(
+            x=round(PLOT_WIDTH * i / (n - 1), 2) if n > 1 else PLOT_WIDTH / 2,
+            y=round(100.0 - 100.0 * min(v, y_max) / y_max, 2),
+            label=label,
+            value=v,
+        )
+        for i, (label, v) in enumerate(values)
+    ]
+    ticks = [(round(100.0 - 100.0 * f, 2), f"{y_max * f:g}") for f in (0.0, 0.5, 1.0)]
+    return Plot(points, ticks, " ".join(f"{p.x},{p.y}" for p in points))
+
+
+@dataclass(frozen=True)
+class HeatCell:
+    kind: str
+    row: int
+    up: int
+    score: Score
+
+
+@dataclass
+class Stats:
+    overall: Score
+    by_category: list[CategoryScore]
+    accuracy_plot: Plot | None
+    lost_plot: Plot | None
+    days: list[tuple[str, Score]]
+    heat: dict[str, list[tuple[int, list[HeatCell]]]] = field(default_factory=dict)
+    mistakes: list[Decision] = field(default_factory=list)
+
+
+HEAT_ROWS: dict[str, tuple[int, ...]] = {
+    "hard": tuple(range(5, 21)),
+    "soft": tuple(range(13, 21)),
+    "pair": UPS,  # the pair rows run like the chart's columns, the aces last
+}
+
+
+def stats_for(*, user: User, mistakes: int = 10) -> Stats:
+    """Everything the statistics page shows for ``user``."""
+    qs = Decision.objects.filter(user=user)
+    overall = _score(qs)
+    by_category = [
+        CategoryScore(value, str(label), _score(qs.filter(category=value)))
+        for value, label in Decision.Category.choices
+    ]
+    day_rows = (
+        qs.annotate(day=TruncDate("created_at"))
+        .values("day")
+        .annotate(n=Count("id"), ok=Count("id", filter=Q(correct=True)), lost=Sum("ev_lost"))
+        .order_by("day")
+    )
+    days = [
+        (r["day"].isoformat(), Score(r["n"], r["ok"], float(r["lost"] or 0.0))) for r in day_rows
+    ]
+    accuracy_plot = lost_plot = None
+    if days:
+        accuracy_plot = line_plot([(d, s.accuracy or 0.0) for d, s in days], y_max=100.0)
+        top = max(s.lost_per_100 or 0.0 for _d, s in days)
+        lost_plot = line_plot([(d, s.lost_per_100 or 0.0) for d, s in days], y_max=_nice(top))
+    cells = {
+        (r["chart_kind"], r["chart_row"], r["dealer_points"]): Score(r["n"], r["ok"], 0.0)
+        for r in qs.exclude(category=Decision.Category.INSURANCE)
+        .values("chart_kind", "chart_row", "dealer_points")
+        .annotate(n=Count("id"), ok=Count("id", filter=Q(correct=True)))
+    }
+    empty = Score(0, 0, 0.0)
+    heat = {
+        kind: [
+            (row, [HeatCell(kind, row, up, cells.get((kind, row, up), empty)) for up in UPS])
+            for row in HEAT_ROWS[kind]
+        ]
+        for kind in KINDS
+    }
+    worst = list(qs.filter(correct=False).order_by("-ev_lost", "-created_at")[:mistakes])
+    return Stats(overall, by_category, accuracy_plot, lost_plot, days, heat, worst)
+
+
+def _nice(value: float) -> float:
+    """A round axis maximum at or above ``value``.
+
+    >>> _nice(0.0), _nice(3.2), _nice(17.0), _nice(240.0)
+    (1.0, 5.0, 20.0, 500.0)
+    """
+    for step in (1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0):
+        if value <= step:
+            return step
+    return float(int(value) + 1)
+
+
+def streak_for(*, user: User) -> int:
+    """Right drill answers in a row, counting back from the latest."""
+    drill = Decision.objects.filter(user=user, source=Decision.Source.DRILL)
+    last_miss = drill.filter(correct=False).order_by("-created_at", "-id").first()
+    if last_miss is None:
+        return drill.count()
+    return drill.filter(created_at__gt=last_miss.created_at).count()
+
+
+def session_score(*, user: User, since: datetime) -> Score:
+    """The drill decisions of this visit (since the session's first drill page)."""
+    return _score(
+        Decision.objects.filter(user=user, source=Decision.Source.DRILL, created_at__gte=since)
+    )
+
+
+RECENT = 200
+
+
+def drill_summary(*, user: User, since: datetime) -> tuple[int, Score]:
+    """The streak and this visit's score from one query over the latest drill decisions
+    (the drill page shows them after every answer); long histories fall back to counting."""
+    rows = list(
+        Decision.objects.filter(user=user, source=Decision.Source.DRILL).values_list(
+            "correct", "ev_lost", "created_at"
+        )[:RECENT]
+    )
+    streak = next((i for i, (ok, _lost, _at) in enumerate(rows) if not ok), len(rows))
+    if streak == RECENT:
+        streak = streak_for(user=user)
+    visit = [(ok, lost) for ok, lost, at in rows if at >= since]
+    if len(visit) == RECENT:
+        return streak, session_score(user=user, since=since)
+    score = Score(len(visit), sum(1 for ok, _ in visit if ok), sum(lost for _, lost in visit))
+    return streak, score
+
+
+def weak_cell(*, user: User, rng: Random) -> tuple[tuple[str, int, int], list[int]] | None:
+    """A weak spot to review: due cells weigh their misses times (6 - box); cells not due yet
+    weigh a tenth of that, so a cell answered right comes back later, not never.
+
+    Returns the cell (kind, row, up card's points) and the missed hand's points.
+    """
+    now = timezone.now()
+    spots = list(WeakSpot.objects.filter(user=user).exclude(chart_kind="")[:200])
+    if not spots:
+        return None
+    weights = [s.misses * (6 - s.box) * (1.0 if s.due_at <= now else 0.1) for s in spots]
+    spot = rng.choices(spots, weights=weights)[0]
+    return (spot.chart_kind, spot.chart_row, spot.dealer_points), list(spot.example)

@@ -1,0 +1,146 @@
+"""Writes of the decision record: one decision stored, its chart cell's Leitner box moved.
+
+Play mode and the trainer store every choice a learner makes through
+:func:`decision_record`, so that statistics and the teachers' dashboards read one table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import timedelta
+
+from django.db import connection
+from django.utils import timezone
+
+from accounts.models import User
+from blackjack import Card, Move, Rules, hand_total, is_pair
+from decisions.models import Decision, WeakSpot
+
+# Two EVs closer than this are the same decision: a choice within it of the best is correct.
+EV_TIE = 1e-9
+
+
+def chart_cell(*, rules: Rules, hand: Sequence[Card], up: Card) -> tuple[str, int, int]:
+    """The chart cell a hand falls in: ("pair", pair card points, up) for a splittable first two
+    cards, else ("soft" | "hard", total, up)."""
+    if len(hand) == 2 and is_pair(hand, rules):
+        return "pair", hand[0].points, up.points
+    total = hand_total(hand)
+    return ("soft" if total.soft else "hard"), total.best, up.points
+
+
+def decision_record(
+    *,
+    user: User,
+    source: str,
+    rules: Rules,
+    hand: Sequence[Card],
+    up: Card,
+    choice: Move,
+    ev: Mapping[Move, float],
+    chart_move: Move,
+    removed: Sequence[Card] = (),
+    time_taken_ms: int | None = None,
+    source_ref: str = "",
+) -> Decision:
+    """Store one decision.  ``ev`` holds the EV of every legal option (per unit of the initial
+    bet); for an insurance decision its keys are INSURE and DECLINE."""
+    if choice not in ev:
+        raise ValueError(f"{choice} is not among the options {sorted(ev)}")
+    best = max(ev, key=lambda m: ev[m])
+    kind, row, dealer = chart_cell(rules=rules, hand=hand, up=up)
+    if choice in (Move.INSURE, Move.DECLINE):
+        category = Decision.Category.INSURANCE
+    else:
+        category = {"pair": Decision.Category.PAIR, "soft": Decision.Category.SOFT}.get(
+            kind, Decision.Category.HARD
+        )
+    lost = max(0.0, ev[best] - ev[choice])
+    decision = Decision.objects.create(
+        user=user,
+        source=source,
+        source_ref=source_ref,
+        rules=rules.to_dict(),
+        rules_key=rules.key(),
+        hand=[c.code for c in hand],
+        dealer_up=up.code,
+        removed=[c.code for c in removed],
+        category=category,
+        chart_kind=kind,
+        chart_row=row,
+        dealer_points=dealer,
+        choice=choice.value,
+        best=best.value,
+        chart_move=chart_move.value,
+        ev={m.value: v for m, v in ev.items()},
+        ev_lost=lost,
+        correct=lost <= EV_TIE,
+        time_taken_ms=time_taken_ms,
+    )
+    weak_spot_update(decision=decision, hand_points=[c.points for c in hand])
+    return decision
+
+
+# --- weak spots: Leitner boxes per chart cell ------------------------------------------------
+
+# How long a cell rests in each box before it is due again; a right answer in the last box
+# retires it.
+LEITNER_INTERVALS: dict[int, timedelta] = {
+    1: timedelta(0),
+    2: timedelta(minutes=10),
+    3: timedelta(hours=1),
+    4: timedelta(days=1),
+    5: timedelta(days=3),
+}
+
+
+def weak_spot_update(*, decision: Decision, hand_points: Sequence[int]) -> None:
+    """Move the decision's chart cell between Leitner boxes: a miss sends it to box 1 (and
+    makes it a weak spot if it was not one), a right answer moves it up a box, out after 5.
+
+    Always two queries, whatever the cell's state, so that a round at the table costs the
+    same number of queries per move: a miss is an upsert (insert, or back to box 1) and then
+    one more miss counted; a right answer deletes the cell if it was in the last box and
+    moves it up a box otherwise (no row: nothing changes).  The upsert also makes two
+    simultaneous misses of one new cell safe: neither fails on the unique constraint.
+    """
+    if decision.category == Decision.Category.INSURANCE:
+        return
+    key: list[int | str] = [
+        decision.user_id,
+        decision.chart_kind,
+        decision.chart_row,
+        decision.dealer_points,
+    ]
+    now = timezone.now()
+    adapt = connection.ops.adapt_datetimefield_value
+    # Plain statements, written out once, rather than ORM queries compiled on every move.
+    with connection.cursor() as cursor:
+        if not decision.correct:
+            example = _EXAMPLE.get_db_prep_save(list(hand_points), connection)
+            cursor.execute(_MISS_SQL, [*key, adapt(now), example])
+            cursor.execute(_COUNT_MISS_SQL, key)
+            return
+        cursor.execute(_RETIRE_SQL, [*key, max(LEITNER_INTERVALS)])
+        dues = [adapt(now + wait) for wait in LEITNER_INTERVALS.values()]
+        cursor.execute(_PROMOTE_SQL, [*dues, adapt(now), *key])
+
+
+_EXAMPLE = WeakSpot._meta.get_field("example")
+_CELL = "user_id, chart_kind, chart_row, dealer_points"
+_CELL_WHERE = "WHERE user_id = %s AND chart_kind = %s AND chart_row = %s AND dealer_points = %s"
+# A miss: the cell (back) in box 1, due now, with the missed hand as its example; then one
+# more miss counted.
+_MISS_SQL = (
+    f"INSERT INTO {WeakSpot._meta.db_table} ({_CELL}, box, misses, due_at, example)"
+    f" VALUES (%s, %s, %s, %s, 1, 0, %s, %s) ON CONFLICT ({_CELL}) DO UPDATE SET"
+    " box = EXCLUDED.box, due_at = EXCLUDED.due_at, example = EXCLUDED.example"
+)
+_COUNT_MISS_SQL = f"UPDATE {WeakSpot._meta.db_table} SET misses = misses + 1 {_CELL_WHERE}"
+# A right answer: out after the last box; else from box b to b + 1, due after b + 1's interval.
+_RETIRE_SQL = f"DELETE FROM {WeakSpot._meta.db_table} {_CELL_WHERE} AND box >= %s"
+_PROMOTE_SQL = (
+    f"UPDATE {WeakSpot._meta.db_table} SET box = box + 1, due_at = CASE box "
+    + " ".join(f"WHEN {box - 1} THEN %s" for box in LEITNER_INTERVALS)
+    + f" ELSE %s END {_CELL_WHERE}"
+)

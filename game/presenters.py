@@ -1,0 +1,515 @@
+"""What play mode's pages show: the view of a round, the table page, names and lines.
+
+A round is rendered only from :func:`blackjack.round.player_view`: the hole card appears once
+the dealer reveals it, and of the shoe only the number of cards left.  Nothing in this module
+reads ``Round.state`` for anything else.  The rows come from :mod:`game.selectors`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext
+
+from accounts.models import User
+from blackjack import Card, DoubleOn, EventKind, Money, PairsBy, Peek, RoundState, Rules, Surrender
+from core.cardnames import CARD_NAMES
+from core.display import MOVE_LABELS, fmt, or_list, signed
+from game import ai
+from game.codec import state_from_json, to_decimal
+from game.limits import BOXES, rules_of, top_up_due, top_up_threshold
+from game.models import Round, Seat, Table
+from game.seen import SeenEvent, seen_round
+from game.selectors import current_round, table_seat, wallet_balance
+
+MAX_DELAY = 24  # animation delay classes .delay-0 … .delay-24 in table.css
+# Marks that already end a sentence, in any of the site's languages (Armenian ends one with
+# the verjaket "։").
+SENTENCE_ENDS = (".", "!", "?", "…", "։")
+
+TABLE_NAMES: dict[str, Promise] = {
+    "scribes": gettext_lazy("Scribes' table"),
+    "priests": gettext_lazy("Priests' table"),
+    "pharaohs": gettext_lazy("Pharaoh's table"),
+    "live": gettext_lazy("Live casino rules"),
+    "sixdeck": gettext_lazy("Six-deck rules with surrender"),
+    "free": gettext_lazy("Free-play rules, no insurance"),
+    "european": gettext_lazy("European no-hole-card rules"),
+}
+LEVEL_NAMES: dict[str, Promise] = {
+    "easy": gettext_lazy("Easy"),
+    "normal": gettext_lazy("Normal"),
+    "hard": gettext_lazy("Hard"),
+}
+# The moves' names are the trainer's: a move is called the same in a drill and at the table.
+MOVE_NAMES: dict[str, Promise] = {m.value: label for m, label in MOVE_LABELS.items()}
+OUTCOME_NAMES: dict[str, Promise] = {
+    "blackjack": gettext_lazy("Blackjack"),
+    "win": gettext_lazy("Win"),
+    "push": gettext_lazy("Push"),
+    "lose": gettext_lazy("Lose"),
+    "bust": gettext_lazy("Bust"),
+    "surrender": gettext_lazy("Surrendered"),
+    "even_money": gettext_lazy("Even money"),
+}
+
+
+def announcement(texts: list[str]) -> str:
+    """The lines of a move's news as one text for the live region, each a sentence ended in
+    the language's own full stop unless it has one already.
+
+    >>> from django.utils import translation
+    >>> with translation.override("en"):  # an Armenian line keeps its own full stop
+    ...     announcement(["Box 1: Double", "Դուք պարտվեցիք 200 դեբեն։"])
+    'Box 1: Double. Դուք պարտվեցիք 200 դեբեն։'
+    """
+    # Translators: the mark that ends a sentence (Armenian: ։).
+    end = pgettext("sentence end", ".")
+    return " ".join(t if t.endswith((*SENTENCE_ENDS, end)) else t + end for t in texts)
+
+
+def chip_face(value: int) -> str:
+    """What a chip's face shows: 100, 500, then 1K, 5K … 500K, as on real chips, so that the
+    value fits the disc; the full amount is read to screen readers beside it."""
+    if value >= 1000 and value % 1000 == 0:
+        return f"{value // 1000}K"
+    return str(value)
+
+
+def table_name(table: Table) -> str:
+    return str(TABLE_NAMES.get(table.slug, table.slug))
+
+
+def rules_line(rules: Rules) -> str:
+    """The rules of a table in one line: "6 decks · dealer stands on all 17 · 3:2 · …".
+
+    The house rules' choices are always named; any other rule only where a table departs
+    from the house rules, so that a variant's line says everything that sets it apart.
+    """
+    house = Rules()
+    if rules.surrender is Surrender.NONE:
+        surrender = _("no surrender")
+    elif rules.surrender_vs_ace:
+        surrender = _("late surrender")
+    else:
+        surrender = _("late surrender, not against an ace")
+    parts = [
+        ngettext("%(n)d deck", "%(n)d decks", rules.decks) % {"n": rules.decks},
+        _("dealer hits soft 17") if rules.dealer_hits_soft_17 else _("dealer stands on all 17"),
+        f"{rules.blackjack_pays.numerator}:{rules.blackjack_pays.denominator}",
+        _("double after split") if rules.double_after_split else _("no double after split"),
+        surrender,
+    ]
+    if rules.peek is Peek.ACE_ONLY:
+        parts.append(_("the dealer peeks under an ace only"))
+    if rules.double_on is DoubleOn.NINE_TO_ELEVEN:
+        parts.append(_("double on 9 to 11 only"))
+    elif rules.double_on is DoubleOn.TEN_TO_ELEVEN:
+        parts.append(_("double on 10 and 11 only"))
+    if not rules.double_soft:
+        parts.append(_("no double on soft hands"))
+    if rules.max_hands != house.max_hands:
+        parts.append(
+            ngettext("split to %(n)d hand at most", "split to %(n)d hands at most", rules.max_hands)
+            % {"n": rules.max_hands}
+        )
+    if rules.pairs_by is PairsBy.RANK:
+        parts.append(_("split pairs of equal rank only"))
+    if rules.resplit_aces:
+        parts.append(_("aces may be resplit"))
+    if rules.hit_split_aces:
+        parts.append(_("split aces may be hit"))
+    if rules.early_blackjack_payout:
+        parts.append(_("a blackjack against 2 to 9 is paid at once"))
+    if rules.peek is Peek.NONE:
+        parts.append(_("no hole card"))
+    if not rules.insurance:
+        parts.append(_("no insurance"))
+    return " · ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class CardView:
+    code: str
+    rank: str
+    suit: str
+    red: bool
+    name: str
+    new: bool = False
+    delay: int = 0
+
+
+def card_view(code: str, *, delay: int | None = None) -> CardView:
+    card = Card.parse(code)
+    return CardView(
+        code=card.code,
+        rank=card.rank,
+        suit=card.suit.symbol,
+        red=card.suit.is_red,
+        name=str(CARD_NAMES[card.code]),
+        new=delay is not None,
+        delay=min(delay or 0, MAX_DELAY),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class HandView:
+    cards: list[CardView]
+    display: str
+    bet: str
+    doubled: bool
+    outcome: str | None
+    outcome_label: str
+    paid: str
+    active: bool
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class BoxView:
+    index: int
+    number: int
+    kind: str  # "you", "ai" or "empty"
+    level: str = ""
+    level_label: str = ""
+    bet: int = 0
+    hands: list[HandView] = field(default_factory=list)
+    insurance: str = ""
+    active: bool = False
+
+
+class LogLine(NamedTuple):
+    """A line of the round's news and its animation delay (a template unpacks the pair)."""
+
+    text: str
+    delay: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewLine:
+    """One of the learner's decisions in the round: the move, the best move, the EV lost."""
+
+    box: int
+    cards: list[CardView]
+    up: CardView
+    choice: Promise
+    best: Promise
+    correct: bool
+    ev_lost: str
+
+
+@dataclass(frozen=True, slots=True)
+class RoundView:
+    round_id: int
+    seq: int
+    playing: bool
+    insurance: bool
+    even_money: bool
+    dealer_cards: list[CardView]
+    dealer_hidden: int
+    dealer_display: str
+    boxes: list[BoxView]
+    legal: frozenset[str]
+    turn_box: int | None
+    shoe_remaining: int
+    log: list[LogLine]
+    announcement: str
+    reshuffled: bool
+    net: Decimal
+    net_text: str
+    review: list[ReviewLine]
+    hint: str = ""
+    hint_move: str = ""
+
+
+def _paid(amount: Money) -> str:
+    return fmt(to_decimal(amount))
+
+
+def _event_text(e: SeenEvent) -> str | None:
+    kind = e.kind
+    box = (e.seat or 0) + 1
+    card = str(CARD_NAMES[e.card]) if e.card is not None else ""
+    if kind is EventKind.DEAL:
+        return _("Box %(box)s: %(card)s") % {"box": box, "card": card}
+    if kind is EventKind.DEALER_UP:
+        return _("Dealer's up card: %(card)s") % {"card": card}
+    if kind is EventKind.HOLE:
+        return _("Dealer's second card, face down")
+    if kind is EventKind.MOVE and e.move is not None:
+        return _("Box %(box)s: %(move)s") % {"box": box, "move": MOVE_NAMES[e.move.value]}
+    if kind is EventKind.PEEK:
+        return _("The dealer has blackjack") if e.blackjack else _("No dealer blackjack")
+    if kind is EventKind.REVEAL:
+        return _("Dealer's hole card: %(card)s") % {"card": card}
+    if kind is EventKind.DRAW:
+        return _("Dealer draws: %(card)s") % {"card": card}
+    if kind is EventKind.RESHUFFLE:
+        return _("The shoe ran out: the discards are shuffled")
+    if kind is EventKind.SETTLE and e.outcome is not None:
+        return _("Box %(box)s: %(outcome)s, %(paid)s paid") % {
+            "box": box,
+            "outcome": OUTCOME_NAMES[e.outcome],
+            "paid": _paid(e.paid),
+        }
+    if kind is EventKind.INSURANCE and e.outcome is not None:
+        return _("Box %(box)s: insurance %(outcome)s, %(paid)s paid") % {
+            "box": box,
+            "outcome": OUTCOME_NAMES[e.outcome],
+            "paid": _paid(e.paid),
+        }
+    return None
+
+
+# Whose cards an event deals, for the animation delays: a box's hand, or the dealer.
+_DelayKey = tuple[int, int] | None
+
+
+def round_view(
+    rnd: Round,
+    *,
+    balance: Decimal | None = None,
+    hints: bool = False,
+    state: RoundState | None = None,
+) -> RoundView:
+    """Everything the table shows of a round, from the player's view of it only.
+
+    ``state``: the round's state when the caller has it parsed already (a move just made).
+    """
+    if state is None:
+        state = state_from_json(rnd.state)
+    view = seen_round(state, balance=None if balance is None else Fraction(balance))
+    events = view.events
+    new = events[rnd.shown_from :] if rnd.seq else events
+    # The order in which this request's cards appear, for the animation delays.
+    delays: dict[_DelayKey, list[int]] = {}
+    log: list[LogLine] = []
+    for i, e in enumerate(new):
+        if e.kind is EventKind.DEAL and e.seat is not None and e.hand is not None:
+            delays.setdefault((e.seat, e.hand), []).append(i)
+        elif e.kind in (EventKind.DEALER_UP, EventKind.DRAW, EventKind.REVEAL):
+            delays.setdefault(None, []).append(i)
+        text = _event_text(e)
+        if text:
+            log.append(LogLine(text, min(i, MAX_DELAY)))
+
+    def cards_with_delays(codes: tuple[str, ...], key: _DelayKey) -> list[CardView]:
+        pending = delays.get(key, [])
+        first_new = len(codes) - len(pending)
+        return [
+            card_view(c, delay=pending[i - first_new] if i >= first_new else None)
+            for i, c in enumerate(codes)
+        ]
+
+    turn = view.turn
+    players = view.phase == "players"
+    human = set(rnd.human_seats)
+    levels = {int(k): v for k, v in rnd.ai_levels.items()}
+    boxes = []
+    for i in range(BOXES):
+        b = view.box(i)
+        if b is None:
+            boxes.append(BoxView(index=i, number=i + 1, kind="empty"))
+            continue
+        hands = [
+            HandView(
+                cards=cards_with_delays(hd.cards, (i, h)),
+                display=hd.display,
+                bet=fmt(hd.bet),
+                doubled=hd.doubled,
+                outcome=hd.outcome,
+                outcome_label=str(OUTCOME_NAMES[hd.outcome]) if hd.outcome else "",
+                paid=_paid(hd.paid) if hd.paid is not None else "",
+                active=turn == (i, h) and players,
+                number=h + 1,
+            )
+            for h, hd in enumerate(b.hands)
+        ]
+        level = levels.get(i, "")
+        boxes.append(
+            BoxView(
+                index=i,
+                number=i + 1,
+                kind="you" if i in human else "ai",
+                level=level,
+                level_label=str(LEVEL_NAMES.get(level, "")),
+                bet=b.bet,
+                hands=hands,
+                insurance=_paid(b.insurance) if b.insurance else "",
+                active=turn is not None and turn[0] == i,
+            )
+        )
+    insurance = view.phase == "insurance"
+    even_money = False
+    if insurance and turn is not None:
+        in_turn = view.box(turn[0])
+        even_money = in_turn is not None and in_turn.hands[0].blackjack
+    net = rnd.net
+    if rnd.is_playing:
+        net_text = ""
+    elif net > 0:
+        net_text = _("You won %(amount)s debens.") % {"amount": fmt(net)}
+    elif net < 0:
+        net_text = _("You lost %(amount)s debens.") % {"amount": fmt(-net)}
+    else:
+        net_text = _("You broke even.")
+    texts = [line.text for line in log]
+    if net_text:
+        texts.append(net_text)
+    if rnd.reshuffled and rnd.seq == 0:
+        texts.insert(0, _("A freshly shuffled shoe."))
+    hint = hint_move = ""
+    if hints and rnd.is_playing and turn is not None:
+        move = ai.chart_move(state, view.legal)
+        hint_move = move.value
+        hint = _("The chart plays: %(move)s") % {"move": MOVE_NAMES[move.value]}
+    return RoundView(
+        round_id=rnd.pk,
+        seq=rnd.seq,
+        playing=rnd.is_playing,
+        insurance=insurance,
+        even_money=even_money,
+        dealer_cards=cards_with_delays(view.dealer.cards, None),
+        dealer_hidden=view.dealer.hidden,
+        dealer_display=view.dealer.display,
+        boxes=boxes,
+        legal=frozenset(m.value for m in view.legal),
+        turn_box=turn[0] + 1 if turn is not None else None,
+        shoe_remaining=view.shoe_remaining,
+        log=log,
+        announcement=announcement(texts),
+        reshuffled=rnd.reshuffled,
+        net=net,
+        net_text=net_text,
+        review=review_lines(rnd) if not rnd.is_playing else [],
+        hint=hint,
+        hint_move=hint_move,
+    )
+
+
+def ev_lost_text(ev_lost: float, bet: Decimal) -> str:
+    """What a decision cost, in percent of the bet and in debens: "−22.40 % of the bet
+    (−44.78 debens)" (a true minus sign; the percentage signed as in the drills).
+
+    >>> from django.utils import translation
+    >>> with translation.override("en"):
+    ...     ev_lost_text(0.2239, Decimal(200))
+    '−22.39 % of the bet (−44.78 debens)'
+    """
+    cost = (Decimal(str(round(ev_lost, 6))) * bet).quantize(Decimal("0.01"))
+    return _("%(percent)s %% of the bet (%(amount)s debens)") % {
+        "percent": signed(-100.0 * ev_lost),
+        "amount": f"−{fmt(cost)}" if cost else fmt(cost),
+    }
+
+
+def review_lines(rnd: Round) -> list[ReviewLine]:
+    """The learner's decisions in this round: the move, the best move, and the EV lost."""
+    bets = {b["seat"]: Decimal(b["bet"]) for b in rnd.state["boxes"]}
+    return [
+        ReviewLine(
+            box=line["seat"] + 1,
+            cards=[card_view(c) for c in line["cards"]],
+            up=card_view(line["up"]),
+            choice=MOVE_NAMES[line["choice"]],
+            best=MOVE_NAMES[line["best"]],
+            correct=line["correct"],
+            ev_lost=ev_lost_text(line["ev_lost"], bets[line["seat"]]),
+        )
+        for line in rnd.review
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class ChipView:
+    value: int
+    face: str  # what the chip shows: 500, 1K
+    label: str  # the full amount, for screen readers
+    tier: int  # its colour, by rank among the table's chips
+
+
+@dataclass(frozen=True, slots=True)
+class BetBox:
+    """A box of the betting form, with what was entered in it (or the seat's AI level)."""
+
+    index: int
+    number: int
+    bet: str
+    ai_level: str
+
+
+def table_context(
+    *,
+    user: User | Any,
+    table: Table,
+    seat: Seat | None = None,
+    rnd: Round | None = None,
+    balance: Decimal | None = None,
+    state: RoundState | None = None,
+    entered: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
+    """What the table page and its partial need.  A caller that has just written the seat,
+    its current round (``state`` parsed) and the balance passes them: nothing is read twice.
+    ``entered``: a refused deal's form, whose bets and seat-mates the betting form shows again."""
+    if seat is None:
+        seat = table_seat(user=user, table=table)
+    if rnd is None:
+        rnd, state = current_round(seat=seat), None
+    if balance is None:
+        balance = wallet_balance(user=user)
+    rules = rules_of(seat)
+    chips = list(table.chips)
+    boxes = []
+    for i in range(BOXES):
+        if entered is None:
+            bet, level = "", seat.ai_levels.get(str(i), "")
+        else:
+            bet = entered.get(f"bet_{i}", "").strip()
+            bet = bet if bet.isdigit() and len(bet) <= 12 else ""  # shown back: numbers only
+            level = entered.get(f"ai_{i}", "")
+        boxes.append(BetBox(index=i, number=i + 1, bet=bet, ai_level=level))
+    view = None
+    if rnd is not None:
+        view = round_view(rnd, balance=balance, hints=seat.hints, state=state)
+    shoe_left = view.shoe_remaining if view is not None else _seat_shoe_left(seat, rules)
+    return {
+        "table": table,
+        "table_name": table_name(table),
+        "seat": seat,
+        "rules_line": rules_line(rules),
+        "balance": balance,
+        "balance_text": fmt(balance),
+        "top_up_due": top_up_due(balance=balance),
+        "top_up_minimum": fmt(top_up_threshold()),
+        "round": rnd,
+        "view": view,
+        "chips": [
+            ChipView(value=c, face=chip_face(c), label=fmt(c), tier=i) for i, c in enumerate(chips)
+        ],
+        "bet_boxes": boxes,
+        "levels": [(k, str(v)) for k, v in LEVEL_NAMES.items()],
+        "shoe_left": shoe_left,
+        "min_bet": fmt(table.min_bet),
+        "max_bet": fmt(table.max_bet),
+        "box_counts": or_list(table.box_counts) if table.box_counts else "",
+        "step": min(chips),
+        "has_last_bets": bool(seat.last_bets),
+    }
+
+
+def _seat_shoe_left(seat: Seat, rules: Rules) -> int:
+    if seat.shoe:
+        return len(seat.shoe["cards"]) - int(seat.shoe["position"])
+    return rules.decks * 52
+
+
+def full_log(rnd: Round) -> list[str]:
+    """Every event of the round that a player may see, in order (history page)."""
+    view = seen_round(state_from_json(rnd.state))
+    return [t for t in (_event_text(e) for e in view.events) if t]
