@@ -34,6 +34,7 @@ from trainer.dealing import (
     Cell,
     card_of,
     cards_for,
+    dealable_cell,
     insurance_points,
     pick_cell,
     points_for,
@@ -70,9 +71,11 @@ def decision_record(
     removed: Sequence[Card] = (),
     time_taken_ms: int | None = None,
     source_ref: str = "",
+    context: str | None = None,
 ) -> Decision:
     """Store one decision.  ``ev`` holds the EV of every legal option (per unit of the initial
-    bet); for an insurance decision its keys are INSURE and DECLINE."""
+    bet); for an insurance decision its keys are INSURE and DECLINE.  ``context`` is the opaque
+    tag of the drill it was answered in (see :mod:`trainer.context`)."""
     if choice not in ev:
         raise ValueError(f"{choice} is not among the options {sorted(ev)}")
     best = max(ev, key=lambda m: ev[m])
@@ -104,6 +107,7 @@ def decision_record(
         ev_lost=lost,
         correct=lost <= EV_TIE,
         time_taken_ms=time_taken_ms,
+        context=context or None,
     )
     weak_spot_update(decision=decision, hand_points=[c.points for c in hand])
     return decision
@@ -171,7 +175,9 @@ _PROMOTE_SQL = (
 
 # --- the drill: deal and answer --------------------------------------------------------------
 
-FOCUSES: tuple[str, ...] = ("all", "hard", "soft", "pair", "up", "insurance", "exact", "weak")
+FOCUSES: tuple[str, ...] = (
+    "all", "hard", "soft", "pair", "up", "insurance", "exact", "weak", "cells"
+)  # fmt: skip
 ILLEGAL_MOVE = _("That move is not one of the options in this situation.")
 UNKNOWN_FOCUS = "Unknown drill focus."
 
@@ -232,8 +238,13 @@ def situation_deal(
     focus: str = "all",
     up: int | None = None,
     rng: Random | None = None,
+    cells: Sequence[tuple[str, int, int]] = (),
+    context: str | None = None,
 ) -> Situation:
     """Deal the next drill situation for ``focus`` and store it with its exact analysis.
+
+    Focus ``"cells"`` deals from the chart cells given, ``(kind, row, up)`` (cells no two-card
+    hand falls in are skipped); ``context`` is stored on the situation and then on its decision.
 
     A focus that cannot be served (insurance under rules without it, "chart or exact" before
     the tables are computed, weak spots before any miss) deals from all hands instead and
@@ -260,6 +271,9 @@ def situation_deal(
         rng.shuffle(points)
     else:
         weak = _weak_cell(user, rng) if focus == "weak" else None
+        dealable = [c for c in (dealable_cell(*cell) for cell in cells) if c is not None]
+        if focus == "cells" and dealable:
+            weak = rng.choice(dealable), []
         if weak is not None:
             cell, example = weak
             points = example or None
@@ -292,6 +306,7 @@ def situation_deal(
         ev={str(m): v for m, v in ev.items()},
         chart_move=chart.value,
         dealer_bust=bust,
+        context=context or None,
     )
 
 
@@ -330,6 +345,7 @@ def situation_answer(
             chart_move=Move(situation.chart_move),
             time_taken_ms=max(0, min(time_taken_ms, 2_000_000_000)),
             source_ref=f"situation:{situation.pk}",
+            context=situation.context,
         )
         situation.decision = decision
         situation.save(update_fields=["decision"])

@@ -21,11 +21,11 @@ from blackjack.rules import Rules
 from core.http import HtmxHttpRequest
 from trainer import selectors, services
 from trainer.charts import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, UPS
+from trainer.context import SETTINGS_KEY, drill_context_get
 from trainer.display import situation_view
 from trainer.forms import DrillForm, RulesForm, settings_query
 from trainer.models import Situation
 
-SETTINGS_KEY = "trainer_settings"
 SESSION_START_KEY = "trainer_session_start"
 DEFAULT_SETTINGS = {"focus": "all", "up": "6", "preset": "thoth"}
 
@@ -101,11 +101,14 @@ def deal(request: HtmxHttpRequest) -> HttpResponse:
     chosen = settings_query({k: v for k, v in form.cleaned_data.items() if isinstance(v, str)})
     if request.session.get(SETTINGS_KEY) != chosen:  # a session write costs a commit
         request.session[SETTINGS_KEY] = chosen
+    context, cells = drill_context_get(session=request.session, settings=chosen)
     situation = services.situation_deal(
         user=user,
         rules=form.rules(),
         focus=form.cleaned_data["focus"],
         up=form.up_points(),
+        cells=cells,
+        context=context,
     )
     if request.htmx:
         context = _drill_context(request, situation, form=form, summary=False)
