@@ -40,3 +40,17 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
         if username and username.lower().startswith(GUEST_USERNAME_PREFIX):
             raise forms.ValidationError(RESERVED_USERNAME, code="reserved")
         return username
+
+
+class NamesForm(forms.ModelForm):  # type: ignore[type-arg]
+    """The names on the account page; the real name is shown to the user's teachers only."""
+
+    class Meta:
+        model = User
+        fields = ("display_name", "real_name")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["real_name"].help_text = _(
+            "Optional. Only the teachers of your classes see it."
+        )
