@@ -59,6 +59,16 @@ def make_decision(
     return d
 
 
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits():
+    """Join attempts are counted in the cache, which outlives a test."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
 def user(name: str, *, teacher: bool = False, guest: bool = False, **kw) -> User:
     return User.objects.create_user(
         username=name,
