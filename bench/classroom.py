@@ -9,8 +9,9 @@ network), then adds nine more such classes (400 students, 200,000 decisions) and
 same pages of the first class again.  Prints p50 and p99 in milliseconds over ``--n``
 requests after a few untimed ones, and the number of SQL queries of each page.
 Target: dashboard p99 <= 150 ms for the class of 40 on PostgreSQL.  Besides wall-clock time
-it prints this process's CPU time (the app server's share; the database's is in its own
-process): on a shared machine the wall clock mostly measures the neighbours.
+it prints this process's CPU time (the app server's share) and the time spent waiting for
+the database's answers (sql): on a shared machine the wall clock mostly measures the
+neighbours.
 """
 
 from __future__ import annotations

@@ -202,7 +202,7 @@ def test_student_page_shows_options_ev_and_note_stays_private(client, people):
     client.force_login(people["owner"])
     url = f"/en/classes/{people['class'].pk}/students/{s.pk}/"
     html = client.get(url).content.decode()
-    assert "<strong>Hit −50.0 %</strong>; Stand −70.0 %" in html
+    assert '<strong>Hit −50.0 %</strong>;</span> <span class="nowrap">Stand −70.0 %' in html
     client.post(url + "note/", {"note": "Needs work on 16 v 10"})
     client.force_login(people["co"])
     assert "Needs work on 16 v 10" in client.get(url).content.decode()
