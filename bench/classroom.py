@@ -126,24 +126,29 @@ def build_class(index: int, owner: User, rng: Random) -> Classroom:
 
 
 def measure(client: Client, pages: dict[str, str], n: int, warmup: int) -> None:
-    print(f"  {'page':<14} {'p50 ms':>8} {'p99 ms':>8} {'queries':>8}")
+    head = ["p50 ms", "p99 ms", "cpu p50", "cpu p99", "sql p50", "sql p99", "queries"]
+    print(f"  {'page':<14}" + "".join(f" {h:>8}" for h in head))
     for name, url in pages.items():
         times: list[float] = []
+        cpu: list[float] = []
+        sql: list[float] = []
         queries = 0
         for i in range(warmup + n):
             with CaptureQueriesContext(connection) as ctx:
-                started = time.perf_counter()
+                started, cpu_started = time.perf_counter(), time.process_time()
                 response = client.get(url)
                 if response.streaming:
                     b"".join(response.streaming_content)
                 elapsed = 1000 * (time.perf_counter() - started)
+                used = 1000 * (time.process_time() - cpu_started)
             assert response.status_code == 200, (url, response.status_code)
             if i >= warmup:
                 times.append(elapsed)
+                cpu.append(used)
+                sql.append(1000 * sum(float(q["time"]) for q in ctx.captured_queries))
             queries = len(ctx.captured_queries)
-        print(
-            f"  {name:<14} {percentile(times, 50):8.1f} {percentile(times, 99):8.1f} {queries:8d}"
-        )
+        figures = [percentile(v, q) for v in (times, cpu, sql) for q in (50, 99)]
+        print(f"  {name:<14}" + "".join(f" {f:8.1f}" for f in figures) + f" {queries:8d}")
 
 
 def main() -> None:
