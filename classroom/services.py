@@ -29,6 +29,8 @@ NO_CELLS = _("The class has made no costly mistakes yet: there is nothing to pra
 # Join attempts (right or wrong) allowed per hour per account and per address.
 JOIN_ATTEMPTS = 20
 JOIN_WINDOW_SECONDS = 3600
+# Cache keys of the join counters begin with this (tests give each test its own).
+RATE_KEY_PREFIX = "classroom:join"
 # How many of the costliest cells a remedial assignment drills.
 REMEDIAL_CELLS = 6
 
@@ -106,9 +108,9 @@ def _attempts_left(keys: Sequence[str]) -> bool:
 
 
 def join_rate_keys(*, user: User | None, address: str) -> list[str]:
-    keys = [f"classroom:join:ip:{address}"]
+    keys = [f"{RATE_KEY_PREFIX}:ip:{address}"]
     if user is not None:
-        keys.append(f"classroom:join:user:{user.pk}")
+        keys.append(f"{RATE_KEY_PREFIX}:user:{user.pk}")
     return keys
 
 

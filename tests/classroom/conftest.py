@@ -60,13 +60,12 @@ def make_decision(
 
 
 @pytest.fixture(autouse=True)
-def _fresh_rate_limits():
-    """Join attempts are counted in the cache, which outlives a test."""
-    from django.core.cache import cache
+def _fresh_rate_limits(monkeypatch):
+    """Join attempts are counted in the cache, which outlives a test (and may be a Redis that
+    other runs share: never clear it): each test counts under keys of its own."""
+    import uuid
 
-    cache.clear()
-    yield
-    cache.clear()
+    monkeypatch.setattr(services, "RATE_KEY_PREFIX", f"test-join-{uuid.uuid4().hex}")
 
 
 def user(name: str, *, teacher: bool = False, guest: bool = False, **kw) -> User:
