@@ -209,3 +209,24 @@ def test_a_student_who_left_is_no_longer_seen(client, people):
     csv = b"".join(client.get(f"/en/classes/{k.pk}/export.csv").streaming_content).decode()
     assert "student" not in csv.split("\n", 1)[1]
     assert client.get(f"/en/classes/{k.pk}/heat/hard/16/10/").content.count(b"answer-wrong") == 0
+
+
+@pytest.mark.parametrize(
+    "role, shows",
+    [
+        ("owner", "Join the class"),
+        ("co", "Join the class"),
+        ("student", "You are in this class."),
+        ("other_student", "Join the class"),
+        ("other", "Join the class"),
+        ("guest", "Sign up first"),
+        ("anonymous", "Sign up first"),
+    ],
+)
+def test_join_link_and_join_page_for_each_visitor(client, people, role, shows):
+    k = people["class"]
+    c = _client(client, people, role)
+    r = c.get(f"/en/classes/join/{k.code.lower()}/")
+    assert r.status_code == 200 and shows in r.content.decode()
+    assert c.get("/en/classes/join/").status_code == 200
+    assert c.get("/en/classes/join/AAAA-AAAA/").status_code == 404
