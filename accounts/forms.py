@@ -111,3 +111,17 @@ class CheckedPasswordChangeForm(PasswordChangeForm):
                 self.error_messages["password_incorrect"], code="password_incorrect"
             )
         return old
+
+
+class NamesForm(forms.ModelForm):  # type: ignore[type-arg]
+    """The names on the account page; the real name is shown to the user's teachers only."""
+
+    class Meta:
+        model = User
+        fields = ("display_name", "real_name")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["real_name"].help_text = _(
+            "Optional. Only the teachers of your classes see it."
+        )

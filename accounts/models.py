@@ -21,6 +21,9 @@ class User(AbstractUser):
     """
 
     display_name = models.CharField(_("display name"), max_length=60, blank=True)
+    # Shown to the user's teachers only (class pages and exports); everywhere else the
+    # display name is used.
+    real_name = models.CharField(_("real name"), max_length=120, blank=True)
     preferred_language = models.CharField(
         _("preferred language"),
         max_length=8,

@@ -131,3 +131,19 @@ def user_set_preferred_language(*, user: User, language: str) -> None:
         raise ValueError(UNKNOWN_LANGUAGE)
     User.objects.filter(pk=user.pk).update(preferred_language=language)
     user.preferred_language = language
+
+
+GUEST_CANNOT_TEACH = "A guest signs up before becoming a teacher."
+
+
+def user_become_teacher(*, user: User) -> None:
+    """A learner becomes a teacher too: a teacher still drills and plays like a learner."""
+    if user.is_guest:
+        raise ValueError(GUEST_CANNOT_TEACH)
+    User.objects.filter(pk=user.pk).update(role=Role.TEACHER)
+    user.role = Role.TEACHER
+
+
+def user_update_names(*, user: User, display_name: str, real_name: str) -> None:
+    User.objects.filter(pk=user.pk).update(display_name=display_name, real_name=real_name)
+    user.display_name, user.real_name = display_name, real_name

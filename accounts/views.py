@@ -14,9 +14,15 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.attempts import remember_device
-from accounts.forms import CheckedPasswordChangeForm, LoginForm, SignUpForm
+from accounts.forms import CheckedPasswordChangeForm, LoginForm, NamesForm, SignUpForm
 from accounts.models import User
-from accounts.services import MODEL_BACKEND, SignUpRefused, user_sign_up
+from accounts.services import (
+    MODEL_BACKEND,
+    SignUpRefused,
+    user_become_teacher,
+    user_sign_up,
+    user_update_names,
+)
 from core.http import HtmxHttpRequest, local_path
 from core.languages import is_supported
 from core.selectors import path_in_language
@@ -132,3 +138,37 @@ def password_change(request: HtmxHttpRequest) -> HttpResponse:
     else:
         form = CheckedPasswordChangeForm(user, request=request)
     return render(request, "accounts/password_change.html", {"form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def account(request: HtmxHttpRequest) -> HttpResponse:
+    """The account page: names, and the way to become a teacher."""
+    user = request.user
+    assert isinstance(user, User)
+    if user.is_guest:
+        messages.info(request, _("Sign up first to keep an account."))
+        return redirect("accounts:signup")
+    form = NamesForm(request.POST or None, instance=user)
+    if request.method == "POST" and form.is_valid():
+        user_update_names(
+            user=user,
+            display_name=form.cleaned_data["display_name"],
+            real_name=form.cleaned_data["real_name"],
+        )
+        messages.success(request, _("Your account has been saved."))
+        return redirect("accounts:account")
+    status = 400 if form.is_bound else 200
+    return render(request, "accounts/account.html", {"form": form}, status=status)
+
+
+@login_required
+@require_POST
+def become_teacher(request: HtmxHttpRequest) -> HttpResponse:
+    user = request.user
+    assert isinstance(user, User)
+    if user.is_guest:
+        return redirect("accounts:signup")
+    user_become_teacher(user=user)
+    messages.success(request, _("You are a teacher now: open your first class."))
+    return redirect("classroom:index")

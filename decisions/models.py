@@ -60,11 +60,24 @@ class Decision(models.Model):
     ev_lost = models.FloatField()  # ev[best] - ev[choice], >= 0
     correct = models.BooleanField()
     time_taken_ms = models.PositiveIntegerField(null=True, blank=True)
+    # The opaque tag of the drill this was answered in, e.g. "assignment:42" (a class
+    # assignment); null (not "") for a free drill or the table, so that the partial index
+    # below leaves those rows out.  See trainer/context.py.
+    context = models.CharField(max_length=40, null=True, blank=True)  # noqa: DJ001
 
     class Meta:
         ordering = ["-created_at", "-id"]
         db_table = "trainer_decision"
-        indexes = [models.Index(fields=["user", "created_at"])]
+        indexes = [
+            models.Index(fields=["user", "created_at"]),
+            # Assignment progress: the answers of one context, per user, in a date range;
+            # partial, so that the many decisions without a context cost it nothing.
+            models.Index(
+                fields=["context", "user", "created_at"],
+                condition=models.Q(context__isnull=False),
+                name="decision_context_idx",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.choice} ({self.best}) {self.source}"

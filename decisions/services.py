@@ -42,9 +42,11 @@ def decision_record(
     removed: Sequence[Card] = (),
     time_taken_ms: int | None = None,
     source_ref: str = "",
+    context: str | None = None,
 ) -> Decision:
     """Store one decision.  ``ev`` holds the EV of every legal option (per unit of the initial
-    bet); for an insurance decision its keys are INSURE and DECLINE."""
+    bet); for an insurance decision its keys are INSURE and DECLINE.  ``context`` is the opaque
+    tag of the drill it was answered in (see :mod:`trainer.context`)."""
     if choice not in ev:
         raise ValueError(f"{choice} is not among the options {sorted(ev)}")
     best = max(ev, key=lambda m: ev[m])
@@ -60,6 +62,7 @@ def decision_record(
         user=user,
         source=source,
         source_ref=source_ref,
+        context=context or None,
         rules=rules.to_dict(),
         rules_key=rules.key(),
         hand=[c.code for c in hand],

@@ -55,6 +55,19 @@ class DrillCell:
     up: int
 
 
+def dealable_cell(kind: str, row: int, up: int) -> DrillCell | None:
+    """The cell, if the drill deals two-card hands in it (a hard 20 is only ever 10-10, a
+    pair; a hard 4 is 2-2); else ``None``.
+
+    >>> dealable_cell("soft", 18, 1), dealable_cell("hard", 20, 6)
+    (DrillCell(kind='soft', row=18, up=1), None)
+    """
+    weights = CELL_WEIGHTS.get(kind)
+    if weights is None or row not in weights or not 1 <= up <= 10:
+        return None
+    return DrillCell(kind, row, up)
+
+
 def _pick(rng: Random, weights: dict[int, float]) -> int:
     keys = list(weights)
     return rng.choices(keys, weights=[weights[k] for k in keys])[0]

@@ -25,6 +25,8 @@ FOCUS_CHOICES = [
     ("exact", _("Where the chart and the exact play differ")),
     ("weak", _("My weak spots")),
 ]
+CELLS_FOCUS = "cells"
+CELLS_LABEL = _("Hands chosen by your teacher")
 UP_CHOICES = [(str(p), pgettext_lazy("up card", "A") if p == 1 else str(p)) for p in
               (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)]  # fmt: skip
 PRESET_LABELS = {
@@ -142,6 +144,15 @@ class DrillForm(RulesForm):
     up = forms.ChoiceField(label=_("Dealer's up card"), choices=UP_CHOICES, initial="6")
 
     field_order = ["focus", "up", "preset"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The "cells" focus is only ever set by a drill started elsewhere (a class
+        # assignment); it is offered in the form only while such a drill is on.
+        if self.is_bound and self.data.get("focus") == CELLS_FOCUS:
+            focus = self.fields["focus"]
+            assert isinstance(focus, forms.ChoiceField)
+            focus.choices = [*FOCUS_CHOICES, (CELLS_FOCUS, CELLS_LABEL)]
 
     def up_points(self) -> int:
         return int(self.cleaned_data.get("up") or 6)

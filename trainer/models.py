@@ -36,6 +36,8 @@ class Situation(models.Model):
     # "why" line; null for an insurance question.
     dealer_bust = models.FloatField(null=True, blank=True)
     dealt_at = models.DateTimeField(auto_now_add=True)
+    # Copied to the decision; null like Decision.context.
+    context = models.CharField(max_length=40, null=True, blank=True)  # noqa: DJ001
     decision = models.OneToOneField(
         Decision, null=True, blank=True, on_delete=models.SET_NULL, related_name="situation"
     )

@@ -33,7 +33,9 @@ from trainer.dealing import (
 )
 from trainer.models import Situation
 
-FOCUSES: tuple[str, ...] = ("all", "hard", "soft", "pair", "up", "insurance", "exact", "weak")
+FOCUSES: tuple[str, ...] = (
+    "all", "hard", "soft", "pair", "up", "insurance", "exact", "weak", "cells"
+)  # fmt: skip
 ILLEGAL_MOVE = _("That move is not one of the options in this situation.")
 UNKNOWN_FOCUS = "Unknown drill focus."
 
@@ -73,8 +75,13 @@ def situation_deal(
     focus: str = "all",
     up: int | None = None,
     rng: Random | None = None,
+    cells: Sequence[tuple[str, int, int]] = (),
+    context: str | None = None,
 ) -> Situation:
     """Deal the next drill situation for ``focus`` and store it with its exact analysis.
+
+    Focus ``"cells"`` deals from the chart cells given, ``(kind, row, up)`` (cells no two-card
+    hand falls in are skipped); ``context`` is stored on the situation and then on its decision.
 
     A focus that cannot be served (insurance under rules without it, "chart or exact" before
     the tables are computed, weak spots before any miss) deals from all hands instead and
@@ -134,6 +141,7 @@ def situation_deal(
         ev={str(m): v for m, v in ev.items()},
         chart_move=chart.value,
         dealer_bust=bust,
+        context=context or None,
     )
 
 
@@ -172,6 +180,7 @@ def situation_answer(
             chart_move=Move(situation.chart_move),
             time_taken_ms=max(0, min(time_taken_ms, 2_000_000_000)),
             source_ref=f"situation:{situation.pk}",
+            context=situation.context,
         )
         situation.decision = decision
         situation.save(update_fields=["decision"])

@@ -25,11 +25,11 @@ from computed.tables import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, UPS
 from core.http import HtmxHttpRequest
 from decisions import selectors as decision_selectors
 from trainer import selectors, services
+from trainer.context import SETTINGS_KEY, drill_context_get
 from trainer.display import situation_view
 from trainer.forms import DrillForm, RulesForm, settings_query
 from trainer.models import Situation
 
-SETTINGS_KEY = "trainer_settings"
 SESSION_START_KEY = "trainer_session_start"
 DEFAULT_SETTINGS = {"focus": "all", "up": "6", "preset": "thoth"}
 
@@ -106,6 +106,8 @@ def deal(request: HtmxHttpRequest) -> HttpResponse:
     if not form.is_valid():
         context = _drill_context(request, None, form=form)
         return render(request, "trainer/drill.html", context, status=400)
+    chosen = settings_query({k: v for k, v in form.cleaned_data.items() if isinstance(v, str)})
+    drill_tag, cells = drill_context_get(session=request.session, settings=chosen)
     # The situation is what a guest is made for; if dealing it fails, no guest remains.
     with user_or_new_guest(request=request) as user:
         situation = services.situation_deal(
@@ -113,8 +115,9 @@ def deal(request: HtmxHttpRequest) -> HttpResponse:
             rules=form.rules(),
             focus=form.cleaned_data["focus"],
             up=form.up_points(),
+            cells=cells,
+            context=drill_tag,
         )
-    chosen = settings_query({k: v for k, v in form.cleaned_data.items() if isinstance(v, str)})
     if request.session.get(SETTINGS_KEY) != chosen:  # a session write costs a commit
         request.session[SETTINGS_KEY] = chosen
     if request.htmx:

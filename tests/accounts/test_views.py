@@ -243,3 +243,29 @@ def test_greeting_is_in_the_language_chosen_at_sign_up(client):
     assert '<p class="message message-success">Vítejte v Síni Thovta, Khufu.</p>' in (
         response.content.decode()
     )
+
+
+def test_account_page_saves_names_and_makes_a_teacher(client):
+    user = User.objects.create_user(username="imhotep", password="x")
+    client.force_login(user)
+    assert client.get("/en/accounts/").status_code == 200
+    r = client.post("/en/accounts/", {"display_name": "Im", "real_name": "Імхотеп Птахович"})
+    assert r.status_code == 302
+    user.refresh_from_db()
+    assert (user.display_name, user.real_name) == ("Im", "Імхотеп Птахович")
+    assert client.post("/en/accounts/", {"display_name": "x" * 61}).status_code == 400
+    r = client.post("/en/accounts/teacher/")
+    assert r.status_code == 302 and r["Location"] == "/en/classes/"
+    user.refresh_from_db()
+    assert user.is_teacher
+
+
+def test_account_page_sends_guests_and_anonymous_away(client):
+    assert client.get("/en/accounts/").status_code == 302
+    assert client.post("/en/accounts/teacher/").status_code == 302
+    guest = User.objects.create(username="guest-1", is_guest=True)
+    client.force_login(guest)
+    assert client.get("/en/accounts/")["Location"] == "/en/accounts/signup/"
+    client.post("/en/accounts/teacher/")
+    guest.refresh_from_db()
+    assert not guest.is_teacher and guest.role == "learner"

@@ -1,0 +1,200 @@
+"""Benchmark: server time of the class pages for a class of 40 and in a school of 10 classes.
+
+Run by hand: ``python bench/classroom.py [--n 60]`` (``DATABASE_URL`` is respected; a fresh
+test database is made and dropped, so the development data is never touched).  It builds a
+class of 40 students with 500 decisions each (20,000; a third of them in the class's three
+assignments, spread over 60 days), times the dashboard, the heat map, one student's page and
+both CSV exports through Django's test client (middleware, session, ORM, templates; no
+network), then adds nine more such classes (400 students, 200,000 decisions) and times the
+same pages of the first class again.  Prints p50 and p99 in milliseconds over ``--n``
+requests after a few untimed ones, and the number of SQL queries of each page.
+Target: dashboard p99 <= 150 ms for the class of 40 on PostgreSQL.  Besides wall-clock time
+it prints this process's CPU time (the app server's share) and the time spent waiting for
+the database's answers (sql): on a shared machine the wall clock mostly measures the
+neighbours.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from datetime import timedelta
+from pathlib import Path
+from random import Random
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
+
+import django
+
+django.setup()
+
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import (  # noqa: E402
+    CaptureQueriesContext,
+    setup_databases,
+    setup_test_environment,
+    teardown_databases,
+)
+from django.utils import timezone  # noqa: E402
+
+from accounts.models import Role, User  # noqa: E402
+from blackjack.rules import PRESETS  # noqa: E402
+from classroom.models import Assignment, Classroom, Membership  # noqa: E402
+from classroom.services import assignment_create, class_create  # noqa: E402
+from trainer.models import Decision  # noqa: E402  (the merge: decisions.models)
+
+STUDENTS = 40
+PER_STUDENT = 500
+THOTH = PRESETS["thoth"]
+CELLS = [("hard", r) for r in range(5, 20)] + [("soft", r) for r in range(13, 21)]
+CELLS += [("pair", r) for r in (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)]
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
+
+
+def build_class(index: int, owner: User, rng: Random) -> Classroom:
+    klass = class_create(owner=owner, name=f"Class {index}")
+    settings = {"focus": "all", "up": "6", "preset": "thoth"}
+    assignments = [
+        assignment_create(
+            classroom=klass,
+            created_by=owner,
+            title=f"A{i}",
+            settings=settings,
+            rules=THOTH,
+            hands=50,
+            target_accuracy=85,
+        )
+        for i in range(3)
+    ]
+    Assignment.objects.filter(classroom=klass).update(
+        created_at=timezone.now() - timedelta(days=61)
+    )
+    students = User.objects.bulk_create(
+        User(username=f"c{index}s{i}", real_name=f"Студент {i}", role=Role.LEARNER)
+        for i in range(STUDENTS)
+    )
+    Membership.objects.bulk_create(Membership(classroom=klass, student=s) for s in students)
+    now = timezone.now()
+    field = Decision._meta.get_field("created_at")
+    field.auto_now_add = False  # spread the decisions over 60 days
+    try:
+        batch: list[Decision] = []
+        for s in students:
+            for _j in range(PER_STUDENT):
+                kind, row = rng.choice(CELLS)
+                up = rng.randint(1, 10)
+                correct = rng.random() < 0.8
+                lost = 0.0 if correct else rng.random() * 0.6
+                a = rng.random()
+                batch.append(
+                    Decision(
+                        user=s,
+                        source="drill" if rng.random() < 0.7 else "table",
+                        rules=THOTH.to_dict(),
+                        rules_key=THOTH.key(),
+                        hand=["10s", "6d"],
+                        dealer_up="10h",
+                        category={"pair": "pair", "soft": "soft"}.get(kind, "hard"),
+                        chart_kind=kind,
+                        chart_row=row,
+                        dealer_points=up,
+                        choice="hit" if correct else "stand",
+                        best="hit",
+                        chart_move="hit",
+                        ev={"hit": -0.4, "stand": -0.4 - lost},
+                        ev_lost=lost,
+                        correct=correct,
+                        context=assignments[int(a * 9)].context if a < 1 / 3 else None,
+                        created_at=now - timedelta(seconds=rng.randint(0, 60 * 86400)),
+                    )
+                )
+            if len(batch) >= 5000:
+                Decision.objects.bulk_create(batch)
+                batch.clear()
+        Decision.objects.bulk_create(batch)
+    finally:
+        field.auto_now_add = True
+    return klass
+
+
+def measure(client: Client, pages: dict[str, str], n: int, warmup: int) -> None:
+    head = ["p50 ms", "p99 ms", "cpu p50", "cpu p99", "sql p50", "sql p99", "queries"]
+    print(f"  {'page':<14}" + "".join(f" {h:>8}" for h in head))
+    for name, url in pages.items():
+        times: list[float] = []
+        cpu: list[float] = []
+        sql: list[float] = []
+        queries = 0
+        for i in range(warmup + n):
+            with CaptureQueriesContext(connection) as ctx:
+                started, cpu_started = time.perf_counter(), time.process_time()
+                response = client.get(url)
+                if response.streaming:
+                    b"".join(response.streaming_content)
+                elapsed = 1000 * (time.perf_counter() - started)
+                used = 1000 * (time.process_time() - cpu_started)
+            assert response.status_code == 200, (url, response.status_code)
+            if i >= warmup:
+                times.append(elapsed)
+                cpu.append(used)
+                sql.append(1000 * sum(float(q["time"]) for q in ctx.captured_queries))
+            queries = len(ctx.captured_queries)
+        figures = [percentile(v, q) for v in (times, cpu, sql) for q in (50, 99)]
+        print(f"  {name:<14}" + "".join(f" {f:8.1f}" for f in figures) + f" {queries:8d}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--n", type=int, default=60, help="timed requests per page")
+    parser.add_argument("--warmup", type=int, default=5)
+    parser.add_argument("--classes", type=int, default=10, help="classes in the school")
+    args = parser.parse_args()
+    setup_test_environment()
+    config = setup_databases(verbosity=0, interactive=False)
+    try:
+        print(f"database: {connection.vendor}")
+        owner = User.objects.create_user(username="bench-teacher", password="x", role=Role.TEACHER)
+        rng = Random(1)
+        started = time.perf_counter()
+        first = build_class(0, owner, rng)
+        print(f"built a class of {STUDENTS} with {Decision.objects.count()} decisions"
+              f" in {time.perf_counter() - started:.1f} s")  # fmt: skip
+        client = Client()
+        client.force_login(owner)
+        student = first.memberships.order_by("id").first().student_id
+        base = f"/en/classes/{first.pk}"
+        pages = {
+            "dashboard": f"{base}/",
+            "dashboard 30d": f"{base}/?start={(timezone.now() - timedelta(days=30)).date()}",
+            "heat map": f"{base}/heat/",
+            "student page": f"{base}/students/{student}/",
+            "dashboard CSV": f"{base}/export.csv",
+            "student CSV": f"{base}/students/{student}/answers.csv",
+        }
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("ANALYZE")
+        print("one class:")
+        measure(client, pages, args.n, args.warmup)
+        for i in range(1, args.classes):
+            build_class(i, owner, rng)
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("ANALYZE")
+        print(f"school of {args.classes} classes ({Membership.objects.count()} students,"
+              f" {Decision.objects.count()} decisions), the first class's pages:")  # fmt: skip
+        measure(client, pages, args.n, args.warmup)
+    finally:
+        teardown_databases(config, verbosity=0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,326 @@
+"""Reads of the class layer: who may see which class, and what its pages show.
+
+Every page costs the same few queries whatever the class's size: the students and the
+assignments are one query each, and every figure is one grouped query in
+:mod:`classroom.records`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any
+
+from django.db.models import Count, Exists, OuterRef, Q
+
+from accounts.models import User
+from blackjack import KINDS, UPS
+from classroom import records
+from classroom.models import Assignment, Classroom, Membership
+from classroom.records import EMPTY, Score, StudentFigures
+
+HEAT_ROWS: dict[str, tuple[int, ...]] = {
+    "hard": tuple(range(5, 21)),
+    "soft": tuple(range(13, 21)),
+    "pair": (2, 3, 4, 5, 6, 7, 8, 9, 10, 1),
+}
+# A heat-map cell with fewer answers than this is greyed: too few to say anything.
+HEAT_MIN_ANSWERS = 5
+SORTS = ("name", "hands", "accuracy", "lost", "last", "week", "month")
+
+
+# --- access ------------------------------------------------------------------------------
+
+
+def _teaches(user: User) -> Q:
+    co = Classroom.co_teachers.through.objects.filter(classroom_id=OuterRef("pk"), user_id=user.pk)
+    return Q(owner_id=user.pk) | Q(Exists(co))
+
+
+def teacher_class_get(*, user: User | None, pk: int) -> Classroom | None:
+    """The class if ``user`` teaches it (owner or co-teacher), else ``None``."""
+    if user is None or not user.is_teacher:
+        return None
+    return Classroom.objects.filter(_teaches(user), pk=pk).select_related("owner").first()
+
+
+def teacher_classes(*, user: User) -> list[Classroom]:
+    """The classes ``user`` teaches, each with ``students`` (its number of students)."""
+    if not user.is_teacher:
+        return []
+    return list(
+        Classroom.objects.filter(_teaches(user))
+        .select_related("owner")
+        .annotate(students=Count("memberships"))
+        .order_by("archived_at", "name", "id")
+    )
+
+
+def student_memberships(*, user: User) -> list[Membership]:
+    return list(
+        Membership.objects.filter(student=user)
+        .select_related("classroom", "classroom__owner")
+        .order_by("classroom__name", "classroom_id")
+    )
+
+
+def member_get(*, user: User | None, pk: int) -> Membership | None:
+    """``user``'s membership of class ``pk``, if they are its student."""
+    if user is None:
+        return None
+    return (
+        Membership.objects.filter(student=user, classroom_id=pk)
+        .select_related("classroom", "classroom__owner")
+        .first()
+    )
+
+
+def student_membership_get(*, classroom: Classroom, user_id: int) -> Membership | None:
+    return (
+        Membership.objects.filter(classroom=classroom, student_id=user_id)
+        .select_related("student")
+        .first()
+    )
+
+
+# --- figures --------------------------------------------------------------------------
+
+
+def teacher_name(student: User) -> str:
+    """How a teacher sees a student: the real name if they gave one."""
+    return student.real_name or student.shown_name
+
+
+@dataclass(frozen=True)
+class Progress:
+    assignment: Assignment
+    score: Score
+
+    @property
+    def counted(self) -> int:
+        return min(self.score.count, self.assignment.hands)
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.counted / max(1, self.assignment.hands))
+
+    @property
+    def done(self) -> bool:
+        acc = self.score.accuracy
+        return (
+            self.counted >= self.assignment.hands and (acc or 0) >= self.assignment.target_accuracy
+        )
+
+
+def _windows(assignments: Sequence[Assignment]) -> list[records.AssignmentWindow]:
+    return [
+        records.AssignmentWindow(a.pk, a.context, a.rules_key, a.created_at, a.due_at)
+        for a in assignments
+    ]
+
+
+def _trend(now: Score, before: Score) -> float | None:
+    if now.accuracy is None or before.accuracy is None:
+        return None
+    return now.accuracy - before.accuracy
+
+
+@dataclass(frozen=True)
+class DashboardRow:
+    membership: Membership
+    name: str
+    figures: StudentFigures | None
+    progress: list[Progress]
+
+    @property
+    def score(self) -> Score:
+        return self.figures.score if self.figures else EMPTY
+
+    @property
+    def week(self) -> Score:
+        return self.figures.week if self.figures else EMPTY
+
+    @property
+    def month(self) -> Score:
+        return self.figures.month if self.figures else EMPTY
+
+    @property
+    def week_trend(self) -> float | None:
+        return _trend(self.figures.week, self.figures.prev_week) if self.figures else None
+
+    @property
+    def month_trend(self) -> float | None:
+        return _trend(self.figures.month, self.figures.prev_month) if self.figures else None
+
+
+@dataclass
+class Dashboard:
+    classroom: Classroom
+    rows: list[DashboardRow]
+    assignments: list[Assignment]
+    total: Score
+
+
+def _sort_key(sort: str) -> Any:
+    def key(row: DashboardRow) -> tuple[bool, Any]:
+        value: Any = {
+            "name": row.name.casefold(),
+            "hands": row.score.count,
+            "accuracy": row.score.accuracy,
+            "lost": row.score.lost_per_100,
+            "last": row.figures.last_active if row.figures else None,
+            "week": row.week.accuracy,
+            "month": row.month.accuracy,
+        }[sort]
+        return (value is None, value if value is not None else 0)
+
+    return key
+
+
+def class_students(*, classroom: Classroom) -> list[Membership]:
+    return list(
+        Membership.objects.filter(classroom=classroom)
+        .select_related("student")
+        .order_by("student__username")
+    )
+
+
+def class_assignments(*, classroom: Classroom) -> list[Assignment]:
+    return list(Assignment.objects.filter(classroom=classroom))
+
+
+def dashboard(
+    *,
+    classroom: Classroom,
+    since: datetime | None,
+    until: datetime | None,
+    now: datetime,
+    sort: str = "name",
+) -> Dashboard:
+    """One row per student; five queries whatever the class's size."""
+    members = class_students(classroom=classroom)
+    assignments = class_assignments(classroom=classroom)
+    ids = [m.student_id for m in members]
+    figures = records.student_figures(user_ids=ids, since=since, until=until, now=now)
+    progress = records.assignment_progress(windows=_windows(assignments), user_ids=ids)
+    rows = [
+        DashboardRow(
+            membership=m,
+            name=teacher_name(m.student),
+            figures=figures.get(m.student_id),
+            progress=[Progress(a, progress.get((a.pk, m.student_id), EMPTY)) for a in assignments],
+        )
+        for m in members
+    ]
+    descending = sort.startswith("-")
+    key = sort.lstrip("-")
+    if key not in SORTS:
+        key, descending = "name", False
+    present = [r for r in rows if _sort_key(key)(r)[0] is False]
+    missing = [r for r in rows if _sort_key(key)(r)[0] is True]
+    present.sort(key=_sort_key(key), reverse=descending)
+    total = Score(
+        sum(r.score.count for r in rows),
+        sum(r.score.correct for r in rows),
+        sum(r.score.ev_lost for r in rows),
+    )
+    return Dashboard(classroom, present + missing, assignments, total)
+
+
+@dataclass(frozen=True)
+class HeatCell:
+    kind: str
+    row: int
+    up: int
+    score: Score
+
+    @property
+    def level(self) -> str:
+        if self.score.count < HEAT_MIN_ANSWERS:
+            return "none"
+        acc = self.score.accuracy or 0.0
+        return "good" if acc >= 90 else "fair" if acc >= 70 else "poor"
+
+
+def heat_grids(
+    cells: dict[records.Cell, Score],
+) -> list[tuple[str, list[tuple[int, list[HeatCell]]]]]:
+    return [
+        (
+            kind,
+            [
+                (row, [HeatCell(kind, row, up, cells.get((kind, row, up), EMPTY)) for up in UPS])
+                for row in HEAT_ROWS[kind]
+            ],
+        )
+        for kind in KINDS
+    ]
+
+
+@dataclass
+class HeatPage:
+    grids: list[tuple[str, list[tuple[int, list[HeatCell]]]]]
+    mistakes: list[records.Mistake]
+    students: int
+
+
+def class_heat(*, classroom: Classroom, since: datetime | None, until: datetime | None) -> HeatPage:
+    """The class's heat map and costliest mistakes: three queries."""
+    ids = list(Membership.objects.filter(classroom=classroom).values_list("student_id", flat=True))
+    cells = records.heat(user_ids=ids, since=since, until=until)
+    mistakes = records.costliest_mistakes(user_ids=ids, since=since, until=until)
+    return HeatPage(heat_grids(cells), mistakes, len(ids))
+
+
+def class_student_ids(*, classroom: Classroom) -> list[int]:
+    return list(Membership.objects.filter(classroom=classroom).values_list("student_id", flat=True))
+
+
+@dataclass
+class StudentPage:
+    membership: Membership
+    name: str
+    total: Score
+    categories: list[tuple[str, str, Score]]
+    days: list[tuple[date, Score]]
+    grids: list[tuple[str, list[tuple[int, list[HeatCell]]]]]
+    mistakes: list[records.Answer]
+    progress: list[Progress] = field(default_factory=list)
+
+
+def student_page(
+    *,
+    classroom: Classroom,
+    membership: Membership,
+    since: datetime | None,
+    until: datetime | None,
+) -> StudentPage:
+    uid = membership.student_id
+    cats = records.by_category(user_id=uid, since=since, until=until)
+    total = Score(
+        sum(s.count for s in cats.values()),
+        sum(s.correct for s in cats.values()),
+        sum(s.ev_lost for s in cats.values()),
+    )
+    assignments = class_assignments(classroom=classroom)
+    progress = records.assignment_progress(windows=_windows(assignments), user_ids=[uid])
+    return StudentPage(
+        membership=membership,
+        name=teacher_name(membership.student),
+        total=total,
+        categories=[(v, str(label), cats.get(v, EMPTY)) for v, label in records.CATEGORY_CHOICES],
+        days=records.by_day(user_id=uid, since=since, until=until),
+        grids=heat_grids(records.heat(user_ids=[uid], since=since, until=until)),
+        mistakes=records.recent_mistakes(user_id=uid, since=since, until=until),
+        progress=[Progress(a, progress.get((a.pk, uid), EMPTY)) for a in assignments],
+    )
+
+
+def my_progress(*, membership: Membership) -> list[Progress]:
+    """A student's own progress on their class's assignments: two queries."""
+    assignments = class_assignments(classroom=membership.classroom)
+    progress = records.assignment_progress(
+        windows=_windows(assignments), user_ids=[membership.student_id]
+    )
+    return [Progress(a, progress.get((a.pk, membership.student_id), EMPTY)) for a in assignments]

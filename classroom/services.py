@@ -1,0 +1,206 @@
+"""Writes of the class layer.  Errors are :class:`ClassError` with a message the page shows."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+
+from django.core.cache import cache
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+from blackjack import Rules
+from classroom import records
+from classroom.codes import code_new, code_normalise
+from classroom.models import Assignment, Classroom, Membership
+
+NOT_A_TEACHER = _("Only a teacher can open a class. Become a teacher on your account page.")
+NO_SUCH_CODE = _("No class has this code. Check it with your teacher.")
+CLASS_ARCHIVED = _("This class is archived and takes no new students.")
+OWN_CLASS = _("You teach this class, so you cannot join it as a student.")
+GUEST_JOIN = _("Sign up first: then you can join the class and keep your progress.")
+TOO_MANY_ATTEMPTS = _("Too many join attempts. Please wait an hour and try again.")
+NO_SUCH_TEACHER = _("No teacher has this username.")
+ALREADY_TEACHING = _("This teacher already teaches the class.")
+NO_CELLS = _("The class has made no costly mistakes yet: there is nothing to practise.")
+
+# Join attempts (right or wrong) allowed per hour per account and per address.
+JOIN_ATTEMPTS = 20
+JOIN_WINDOW_SECONDS = 3600
+# Cache keys of the join counters begin with this (tests give each test its own).
+RATE_KEY_PREFIX = "classroom:join"
+# How many of the costliest cells a remedial assignment drills.
+REMEDIAL_CELLS = 6
+
+
+class ClassError(ValueError):
+    """A refused class action; ``str()`` is the message for the page."""
+
+    def __init__(self, message: object, *, status: int = 400) -> None:
+        super().__init__(str(message))
+        self.status = status
+
+
+def _fresh_code() -> str:
+    while True:
+        code = code_new()
+        if not Classroom.objects.filter(code=code).exists():
+            return code
+
+
+def class_create(*, owner: User, name: str, description: str = "") -> Classroom:
+    if not owner.is_teacher:
+        raise ClassError(NOT_A_TEACHER, status=403)
+    for _attempt in range(5):  # a collision of two fresh codes is astronomically rare
+        try:
+            with transaction.atomic():
+                return Classroom.objects.create(
+                    owner=owner, name=name, description=description, code=_fresh_code()
+                )
+        except IntegrityError:
+            continue
+    raise RuntimeError("could not draw a free join code")
+
+
+def class_code_regenerate(*, classroom: Classroom) -> str:
+    """A new join code; the old one and its link stop working at once."""
+    classroom.code = _fresh_code()
+    classroom.save(update_fields=["code"])
+    return classroom.code
+
+
+def class_set_archived(*, classroom: Classroom, archived: bool) -> None:
+    classroom.archived_at = timezone.now() if archived else None
+    classroom.save(update_fields=["archived_at"])
+
+
+def co_teacher_add(*, classroom: Classroom, username: str) -> User:
+    teacher = User.objects.filter(username__iexact=username.strip(), is_guest=False).first()
+    if teacher is None or not teacher.is_teacher:
+        raise ClassError(NO_SUCH_TEACHER)
+    if teacher.pk == classroom.owner_id or classroom.co_teachers.filter(pk=teacher.pk).exists():
+        raise ClassError(ALREADY_TEACHING)
+    with transaction.atomic():
+        classroom.co_teachers.add(teacher)
+        # A teacher does not grade themselves: a co-teacher who was a student leaves.
+        Membership.objects.filter(classroom=classroom, student=teacher).delete()
+    return teacher
+
+
+def co_teacher_remove(*, classroom: Classroom, user_id: int) -> None:
+    classroom.co_teachers.remove(user_id)
+
+
+def _attempts_left(keys: Sequence[str]) -> bool:
+    """Count one attempt on every key; False once any is over the limit."""
+    allowed = True
+    for key in keys:
+        cache.add(key, 0, JOIN_WINDOW_SECONDS)
+        try:
+            count = cache.incr(key)
+        except ValueError:  # expired between add and incr
+            cache.set(key, 1, JOIN_WINDOW_SECONDS)
+            count = 1
+        allowed = allowed and count <= JOIN_ATTEMPTS
+    return allowed
+
+
+def join_rate_keys(*, user: User | None, address: str) -> list[str]:
+    keys = [f"{RATE_KEY_PREFIX}:ip:{address}"]
+    if user is not None:
+        keys.append(f"{RATE_KEY_PREFIX}:user:{user.pk}")
+    return keys
+
+
+def class_find_by_code(*, code: str, rate_keys: Sequence[str]) -> Classroom:
+    """The class a code opens, counted against the join rate limit (guessing is slow)."""
+    if not _attempts_left(rate_keys):
+        raise ClassError(TOO_MANY_ATTEMPTS, status=429)
+    normal = code_normalise(code)
+    found = Classroom.objects.filter(code=normal).first() if normal else None
+    if found is None:
+        raise ClassError(NO_SUCH_CODE, status=404)
+    return found
+
+
+def class_join(*, user: User, classroom: Classroom) -> Membership:
+    if user.is_guest:
+        raise ClassError(GUEST_JOIN, status=403)
+    if classroom.archived:
+        raise ClassError(CLASS_ARCHIVED, status=409)
+    if user.pk == classroom.owner_id or classroom.co_teachers.filter(pk=user.pk).exists():
+        raise ClassError(OWN_CLASS, status=409)
+    membership, _created = Membership.objects.get_or_create(classroom=classroom, student=user)
+    return membership
+
+
+def class_leave(*, user: User, classroom: Classroom) -> None:
+    """The student leaves; the membership (and the teachers' note on them) goes with it."""
+    Membership.objects.filter(classroom=classroom, student=user).delete()
+
+
+def note_set(*, membership: Membership, note: str) -> None:
+    membership.note = note
+    membership.save(update_fields=["note"])
+
+
+def assignment_create(
+    *,
+    classroom: Classroom,
+    created_by: User,
+    title: str,
+    settings: Mapping[str, str],
+    rules: Rules,
+    hands: int,
+    target_accuracy: int,
+    due_at: datetime | None = None,
+    cells: Sequence[records.Cell] = (),
+) -> Assignment:
+    return Assignment.objects.create(
+        classroom=classroom,
+        created_by=created_by,
+        title=title,
+        focus=settings["focus"],
+        settings=dict(settings),
+        rules=rules.to_dict(),
+        rules_key=rules.key(),
+        cells=[list(c) for c in cells],
+        hands=hands,
+        target_accuracy=target_accuracy,
+        due_at=due_at,
+    )
+
+
+def assignment_remedial_create(
+    *,
+    classroom: Classroom,
+    created_by: User,
+    title: str,
+    student_ids: Sequence[int],
+    rules: Rules,
+    settings: Mapping[str, str],
+    hands: int,
+    target_accuracy: int,
+    due_at: datetime | None = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
+) -> Assignment:
+    """An assignment that drills the class's costliest chart cells (those a drill can deal:
+    a hard 20 at the table, say, is no two-card hand)."""
+    costly = records.costliest_cells(user_ids=student_ids, since=since, until=until, limit=60)
+    cells = [cell for cell, _lost in costly if records.dealable(cell)][:REMEDIAL_CELLS]
+    if not cells:
+        raise ClassError(NO_CELLS)
+    return assignment_create(
+        classroom=classroom,
+        created_by=created_by,
+        title=title,
+        settings={**settings, "focus": records.CELLS_FOCUS},
+        rules=rules,
+        hands=hands,
+        target_accuracy=target_accuracy,
+        due_at=due_at,
+        cells=cells,
+    )

@@ -1,0 +1,77 @@
+"""Filters of the class pages: cells, cards, moves and signed numbers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.template.defaultfilters import floatformat
+
+from blackjack import Card, Move
+from classroom import records
+
+register = template.Library()
+
+
+@register.filter
+def move_label(value: Any) -> Any:
+    try:
+        return records.MOVE_LABELS[Move(str(value))]
+    except (ValueError, KeyError):
+        return value
+
+
+@register.filter
+def card_text(code: str) -> str:
+    try:
+        return str(Card.parse(code))
+    except ValueError:
+        return code
+
+
+@register.filter
+def hand_text(codes: list[str]) -> str:
+    return " ".join(card_text(c) for c in codes)
+
+
+@register.simple_tag
+def cell_label(kind: str, row: int) -> str:
+    """A chart row as the chart names it: 16, A-7, 8-8, A-A.
+
+    >>> cell_label("soft", 18), cell_label("pair", 1), cell_label("hard", 12)
+    ('A-7', 'A-A', '12')
+    """
+    if kind == "pair":
+        return "A-A" if row == 1 else f"{row}-{row}"
+    if kind == "soft":
+        return f"A-{row - 11}"
+    return str(row)
+
+
+@register.filter
+def up_label(up: int) -> str:
+    return "A" if up == 1 else str(up)
+
+
+@register.filter
+def signed(value: float | None, digits: int = 1) -> str:
+    """+3.0 / −2.5 (a true minus sign); empty for no value."""
+    if value is None:
+        return ""
+    text = str(floatformat(abs(value), digits))
+    return ("+" if value >= 0 else "−") + text
+
+
+@register.filter
+def percent_of(value: float) -> float:
+    return 100.0 * float(value)
+
+
+@register.filter
+def ev_options(ev: dict[str, float]) -> list[tuple[str, float]]:
+    return sorted(ev.items(), key=lambda item: -item[1])
+
+
+@register.filter
+def get_item(mapping: dict[Any, Any], key: Any) -> Any:
+    return mapping.get(key, "")
