@@ -2,12 +2,17 @@
 
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
+from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path
 
+from articles import views as articles_views
+from articles.sitemaps import SITEMAPS
 from core import views as core_views
 
 urlpatterns = [
     path("", core_views.root_redirect, name="root"),
+    path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
+    path("robots.txt", articles_views.robots_txt, name="robots"),
 ]
 
 urlpatterns += i18n_patterns(
