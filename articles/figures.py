@@ -413,3 +413,22 @@ def dumps(doc: dict[str, Any]) -> str:
 def edge_precompute(rules: Rules) -> None:
     """Compute and keep a house edge now (bootstrap; never in a request)."""
     house_edge(rules, store=DatabaseTableStore())
+
+
+def static_figures() -> dict[str, Any]:
+    """Facts of the house that are data, not mathematics: the tables' stakes and chips, the
+    wallet's opening balance and top-up (read from the game's constants)."""
+    from blackjack.rules import HOUSE_TABLES
+    from game.models import OPENING_BALANCE, TOP_UP_AMOUNT
+
+    out: dict[str, Any] = {
+        "wallet.start": int(OPENING_BALANCE),
+        "wallet.top_up": int(TOP_UP_AMOUNT),
+        "boxes": 5,
+        "split.max_hands": HOUSE.max_hands,
+    }
+    for t in HOUSE_TABLES:
+        out[f"table.{t.slug}.min"] = t.min_bet
+        out[f"table.{t.slug}.max"] = t.max_bet
+        out[f"table.{t.slug}.chips"] = list(t.chips)
+    return out

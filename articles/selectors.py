@@ -36,6 +36,8 @@ def figure_text(values: dict[str, Any] | None, name: str, fmt: str | None) -> st
         return MISSING
     if isinstance(value, str):
         return value
+    if isinstance(value, list):
+        return " · ".join(numbers.integer(v) for v in value)
     return numbers.FORMATS[fmt or numbers.default_format(name)](value)
 
 
@@ -43,7 +45,7 @@ def all_figures() -> dict[str, Any] | None:
     stored = figures.figures_get()
     if stored is None:
         return None
-    return {**stored, **figures.worked_round_figures()}
+    return {**stored, **figures.worked_round_figures(), **figures.static_figures()}
 
 
 _PAGES: dict[tuple[str, str], Page] = {}
