@@ -69,9 +69,11 @@ def calculator_answer(form: CalculatorForm) -> Answer:
     rules, singles = _needed(form)
     edge = figures.edge_get(rules)
     base = figures.edge_get(figures.HOUSE)
-    effects = [] if len(singles) < 2 else [
-        Effect(name, label, _basic(figures.edge_get(one))) for name, label, one in singles
-    ]
+    effects = (
+        []
+        if len(singles) < 2
+        else [Effect(name, label, _basic(figures.edge_get(one))) for name, label, one in singles]
+    )
     if len(singles) == 1:
         effects = [Effect(singles[0][0], singles[0][1], _basic(edge))]
     pending = [r for r in _rule_sets(rules, singles) if figures.edge_get(r) is None]

@@ -39,7 +39,7 @@ from blackjack.store import TableStore, load_json, save_json, table_key
 from blackjack.strategy import UPS, Chart, basic_chart, house_edge
 from trainer import selectors as trainer_selectors
 from trainer import services as trainer_services
-from trainer.charts import HARD_ROWS, PAIR_ROWS, SOFT_ROWS
+from trainer.charts import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, chart_key
 from trainer.models import ChartJob
 from trainer.store import DatabaseTableStore
 
@@ -78,7 +78,9 @@ MIMIC = _TotalPolicy("mimic", lambda total, soft, up: total < 17)
 MIMIC_H17 = _TotalPolicy("mimic", lambda total, soft, up: total < 17 or (total == 17 and soft))
 # Never bust: hit only a hand no card can take over 21 (hard 11 or less, or any soft hand
 # below 17: a soft hand cannot bust on one card; stand on soft 17 and up as most do).
-NEVER_BUST = _TotalPolicy("never_bust", lambda total, soft, up: total <= 11 or (soft and total < 17))
+NEVER_BUST = _TotalPolicy(
+    "never_bust", lambda total, soft, up: total <= 11 or (soft and total < 17)
+)
 POLICIES: dict[str, _TotalPolicy] = {p.name: p for p in (MIMIC, NEVER_BUST, EASY)}
 
 
@@ -214,6 +216,7 @@ def figures_forget() -> None:
     with _LOCK:
         _FIGURES.clear()
         _EDGES.clear()
+        _CHART_DOCS.clear()
 
 
 def figures_ensure() -> bool:
@@ -268,16 +271,27 @@ class ChartGrid:
     rows: list[tuple[int, list[tuple[int, str]]]]  # row, [(up, code)]
 
 
+_CHART_DOCS: dict[str, Chart] = {}
+
+
 def chart_grids(rules: Rules = HOUSE) -> list[ChartGrid] | None:
-    """The stored chart's cells (the same as ``/trainer/chart/``), or ``None`` if not stored."""
-    tables = trainer_selectors.tables_get(rules)
-    if tables is None:
-        return None
-    chart: Chart = tables.chart
+    """The stored chart's cells (the document ``/trainer/chart/`` shows), or ``None`` if it is
+    not stored yet.  Read once per process; never computed here."""
+    key = chart_key(rules)
+    with _LOCK:
+        chart = _CHART_DOCS.get(key)
+    if chart is None:
+        data = load_json(DatabaseTableStore(), key)
+        if data is None:
+            return None
+        chart = Chart.from_dict(data)
+        with _LOCK:
+            _CHART_DOCS[key] = chart
     rows = {"hard": HARD_ROWS, "soft": SOFT_ROWS, "pair": PAIR_ROWS}
     return [
         ChartGrid(
-            kind, [(row, [(up, chart.cell(kind, row, up).code()) for up in UPS]) for row in rows[kind]]
+            kind,
+            [(row, [(up, chart.cell(kind, row, up).code()) for up in UPS]) for row in rows[kind]],
         )
         for kind in ("hard", "soft", "pair")
     ]
@@ -310,7 +324,9 @@ def edge_get(rules: Rules) -> EdgeAnswer | None:
     data = load_json(DatabaseTableStore(), table_key("edge", rules))
     if data is None:
         return None
-    answer = EdgeAnswer(rules, -float(data["basic_strategy"]), -float(data["composition_dependent"]))
+    answer = EdgeAnswer(
+        rules, -float(data["basic_strategy"]), -float(data["composition_dependent"])
+    )
     with _LOCK:
         _EDGES[key] = answer
     return answer

@@ -43,7 +43,9 @@ class CalculatorForm(forms.Form):
     double_soft = forms.BooleanField(label=_("Double soft hands"), required=False)
     das = forms.BooleanField(label=_("Double after a split"), required=False)
     max_hands = forms.TypedChoiceField(
-        label=_("Hands after splitting, at most"), coerce=int, choices=[(n, str(n)) for n in (2, 3, 4)]
+        label=_("Hands after splitting, at most"),
+        coerce=int,
+        choices=[(n, str(n)) for n in (2, 3, 4)],
     )
     resplit_aces = forms.BooleanField(label=_("Resplit aces"), required=False)
     hit_split_aces = forms.BooleanField(label=_("Hit split aces"), required=False)

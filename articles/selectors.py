@@ -104,7 +104,7 @@ class Step:
     cards: list[Any]
     total: str = ""
     hand: int = 0
-    amount: int = 0
+    amount: str = ""  # debens, formatted in the page's language
 
 
 def worked_round_steps() -> list[Step]:
@@ -130,7 +130,9 @@ def worked_round_steps() -> list[Step]:
             continue
         hand = (ev.hand or 0) + 1
         if kind == "move" and ev.move is not None:
-            steps.append(Step(f"move_{ev.move.value}", [], hand=hand, amount=int(ev.staked)))
+            steps.append(
+                Step(f"move_{ev.move.value}", [], hand=hand, amount=numbers.integer(ev.staked))
+            )
         elif kind == "deal" and ev.card is not None:
             steps.append(Step("card", [card_view(ev.card.code)], hand=hand))
         elif kind == "reveal" and ev.card is not None:
@@ -138,7 +140,9 @@ def worked_round_steps() -> list[Step]:
         elif kind == "draw" and ev.card is not None:
             steps.append(Step("draw", [card_view(ev.card.code)]))
         elif kind == "settle" and ev.outcome is not None:
-            steps.append(Step(f"settle_{ev.outcome.value}", [], hand=hand, amount=int(ev.paid)))
+            steps.append(
+                Step(f"settle_{ev.outcome.value}", [], hand=hand, amount=numbers.integer(ev.paid))
+            )
     return steps
 
 
@@ -156,6 +160,7 @@ class PresetRow:
 def preset_rows(values: dict[str, Any] | None) -> list[PresetRow]:
     out = []
     for name in figures.PRESETS:
+
         def f(suffix: str, fmt: str | None = None, name: str = name) -> str:
             return figure_text(values, f"preset.{name}.{suffix}", fmt)
 
