@@ -31,7 +31,7 @@ from django.utils import timezone
 
 from blackjack.cards import full_composition, parse_cards, remove_cards
 from blackjack.dealer import dealer_probabilities
-from blackjack.ev import analyze, engine_for, hand_total, prepare_full_shoe, round_ev
+from blackjack.ev import analyze, hand_total, prepare_full_shoe, round_ev
 from blackjack.moves import Move
 from blackjack.round import replay
 from blackjack.rules import DEFAULT_PRESET, PRESETS, Rules, stakes_for_preset

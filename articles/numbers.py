@@ -65,7 +65,7 @@ FORMATS = {
 def default_format(name: str) -> str:
     """How a figure is shown unless the text says otherwise (``{{ name | pct2 }}``)."""
     head = name.split(".")[0]
-    if head in ("edge", "policy") or name.startswith("preset.") and ".edge" in name:
+    if head in ("edge", "policy") or (name.startswith("preset.") and ".edge" in name):
         return "pct2"
     if head in ("soft17", "soft18") or name.startswith("ins.ev") or name == "ins.even_money":
         return "signed1"

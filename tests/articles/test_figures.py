@@ -33,7 +33,7 @@ def _edge(rules) -> tuple[float, float]:
     return -e.basic_strategy, -e.composition_dependent
 
 
-def engine_value(name: str):  # noqa: C901 - one branch per family of figures
+def engine_value(name: str):
     """The engine's value of one figure, straight from ``blackjack``."""
     parts = name.split(".")
     head = parts[0]
