@@ -13,7 +13,6 @@ YES = "1"
 
 
 class CalculatorForm(forms.Form):
-    label_suffix = ""
 
     """Every field starts at the house rules; a GET with ``c`` set is a submitted form (an
     unticked box is then "no")."""
@@ -65,6 +64,10 @@ class CalculatorForm(forms.Form):
         "hit_split_aces": "hit_split_aces",
         "surrender": "surrender",
     }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")  # the labels stand above or beside their field
+        super().__init__(*args, **kwargs)
 
     @classmethod
     def house_initial(cls) -> dict[str, Any]:

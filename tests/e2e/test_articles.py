@@ -22,10 +22,12 @@ H17 = replace(figures.HOUSE, dealer_hits_soft_17=True)
 _H17: dict[str, float] = {}
 
 
-def h17_edge() -> float:
+def h17_edge(kind: str = "basic") -> float:
+    """The engine's house edge of the house rules with H17."""
     if "basic" not in _H17:
-        _H17["basic"] = -house_edge(H17, store=MemoryStore()).basic_strategy
-    return _H17["basic"]
+        e = house_edge(H17, store=MemoryStore())
+        _H17["basic"], _H17["cd"] = -e.basic_strategy, -e.composition_dependent
+    return _H17[kind]
 
 
 @pytest.fixture
@@ -35,7 +37,7 @@ def stored(db):
     DatabaseTableStore().put(chart_key(THOTH), json.dumps(thoth_docs()["chart"]).encode())
     f = doc["figures"]
     figures.edge_store(rules=figures.HOUSE, basic=f["edge.basic"], cd=f["edge.cd"])
-    figures.edge_store(rules=H17, basic=h17_edge(), cd=h17_edge())
+    figures.edge_store(rules=H17, basic=h17_edge(), cd=h17_edge("cd"))
     selectors.forget()
     yield f
     selectors.forget()
