@@ -13,7 +13,6 @@ YES = "1"
 
 
 class CalculatorForm(forms.Form):
-
     """Every field starts at the house rules; a GET with ``c`` set is a submitted form (an
     unticked box is then "no")."""
 
