@@ -80,11 +80,11 @@ def calculator_answer(form: CalculatorForm) -> Answer:
     progress = None
     states = [figures.edge_progress(r) for r in pending]
     if any(s is not None for s in states):
-        total = len(_rule_sets(rules, singles))
-        done = total - len(pending)
+        # The mean over the rule sets still missing (stored ones would make a new set look
+        # half done from the start).
         parts = sum(s.percent for s in states if s is not None)
         progress = figures.EdgeProgress(
-            round((100 * done + parts) / total), any(s is not None and s.failed for s in states)
+            round(parts / len(pending)), any(s is not None and s.failed for s in states)
         )
     return Answer(rules, edge, base, effects, progress, rules == figures.HOUSE)
 

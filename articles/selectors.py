@@ -109,8 +109,7 @@ class Step:
 
 def worked_round_steps() -> list[Step]:
     """The worked round as the table shows it: the deal, each move, the dealer, the payout."""
-    from trainer.display import card_view  # the table's and the drill's card faces
-
+    card_view = figures.card_face
     state = figures.worked_round()
     steps: list[Step] = []
     player: list[Any] = []
