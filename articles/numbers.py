@@ -1,0 +1,78 @@
+"""Figures as text in the page's language: the decimal separator, grouping, the percent sign.
+
+Django's ``number_format`` gives the separators of the active language (Belarusian and
+Armenian from ``config/formats``); the percent sign follows a no-break space except in English,
+and a negative number takes the minus sign (U+2212), not a hyphen.
+
+>>> from django.utils import translation
+>>> with translation.override("uk"):
+...     percent(0.004057, 2)
+'0,41\\xa0%'
+>>> with translation.override("en"):
+...     signed_percent(-0.0739, 1), integer(1500)
+('\\u22127.4%', '1,500')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.utils import formats, translation
+
+NBSP = "\u00a0"
+MINUS = "\u2212"
+
+
+def _number(value: float, places: int) -> str:
+    text = formats.number_format(round(value, places), places, use_l10n=True, force_grouping=True)
+    return text.replace("-", MINUS)
+
+
+def _percent_sign() -> str:
+    return "%" if translation.get_language() == "en" else f"{NBSP}%"
+
+
+def percent(value: float, places: int = 1) -> str:
+    """A fraction as a percentage: 0.4228 -> 42.3 %."""
+    return _number(100 * value, places) + _percent_sign()
+
+
+def signed_percent(value: float, places: int = 1) -> str:
+    text = percent(value, places)
+    return text if text.startswith(MINUS) or round(100 * value, places) == 0 else f"+{text}"
+
+
+def integer(value: float) -> str:
+    text = formats.number_format(int(value), 0, use_l10n=True, force_grouping=True)
+    # Grouping with a no-break space keeps "1 500" on one line (cs, uk, ru, be, hy).
+    return text.replace(" ", NBSP).replace("-", MINUS)
+
+
+def decimal(value: float, places: int = 2) -> str:
+    return _number(value, places)
+
+
+FORMATS: dict[str, Callable[[float], str]] = {
+    "pct0": lambda v: percent(v, 0),
+    "pct1": lambda v: percent(v, 1),
+    "pct2": lambda v: percent(v, 2),
+    "pct3": lambda v: percent(v, 3),
+    "signed1": lambda v: signed_percent(v, 1),
+    "signed2": lambda v: signed_percent(v, 2),
+    "int": integer,
+    "num2": lambda v: decimal(v, 2),
+}
+
+
+def default_format(name: str) -> str:
+    """How a figure is shown unless the text says otherwise (``{{ name | pct2 }}``)."""
+    head = name.split(".")[0]
+    if head in ("edge", "policy") or (name.startswith("preset.") and ".edge" in name):
+        return "pct2"
+    if head in ("soft17", "soft18") or name.startswith("ins.ev") or name == "ins.even_money":
+        return "signed1"
+    if head in ("dealer_bust", "dealer_bust_pre") or ".bust." in name or name.startswith("ins.p_"):
+        return "pct1"
+    if name == "ins.habit_per_100":
+        return "num2"
+    return "int"

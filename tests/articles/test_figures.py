@@ -1,0 +1,189 @@
+"""Every figure an article uses equals the engine's value, computed here from the engine's own
+functions (not through articles.figures), and is shown in the page's language."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import translation
+
+from articles import content, figures, numbers, selectors
+from blackjack import (
+    EASY,
+    PRESETS,
+    Move,
+    analyze,
+    dealer_probabilities,
+    full_composition,
+    house_edge,
+    insurance_return,
+    remove_cards,
+)
+from game.stakes import HOUSE_TABLES, stakes_for_preset
+from tests.articles.conftest import _DOC, house_doc
+
+UP = {"A": 1, **{str(p): p for p in range(2, 11)}}
+RULES = PRESETS["thoth"]
+
+
+def _bust(rules, up: int, *, peeked: bool) -> float:
+    comp = remove_cards(full_composition(rules.decks), [up])
+    return dealer_probabilities(rules, up, comp, no_blackjack=peeked).bust
+
+
+def _edge(rules) -> tuple[float, float]:
+    """``house_edge`` itself, reading the tables it stored while the session's figures were
+    computed (the chart and the edge are the engine's own documents: recomputing them here
+    would only repeat the same calls for another half-minute)."""
+    house_doc()
+    e = house_edge(rules, store=_DOC["store"])
+    return -e.basic_strategy, -e.composition_dependent
+
+
+def engine_value(name: str):
+    """The engine's value of one figure, straight from ``blackjack``."""
+    parts = name.split(".")
+    head = parts[0]
+    if head == "dealer_bust":
+        up = UP[parts[1]]
+        return _bust(RULES, up, peeked=RULES.peeks_under(up))
+    if head == "dealer_bust_pre":
+        return _bust(RULES, UP[parts[1]], peeked=False)
+    if head == "edge":
+        basic, cd = _edge(RULES)
+        return {"basic": basic, "cd": cd, "cd_gain": basic - cd}[parts[1]]
+    if head == "preset":
+        rules = PRESETS[parts[1]]
+        what = ".".join(parts[2:])
+        if what in ("edge", "edge_cd"):
+            return _edge(rules)[what == "edge_cd"]
+        if what == "bust.6":
+            return _bust(rules, 6, peeked=False)
+        if what == "bust.10":
+            return _bust(rules, 10, peeked=rules.peeks_under(10))
+        if what == "decks":
+            return rules.decks
+        stakes = stakes_for_preset(parts[1])
+        return {"min_bet": stakes.min_bet, "max_bet": stakes.max_bet}[what]
+    if head in ("soft17", "soft18"):
+        hand = (1, 6) if head == "soft17" else (1, 7)
+        a = analyze(RULES, hand, UP[parts[1]])
+        return a.best.value if parts[2] == "best" else a.ev[Move(parts[2])]
+    if head == "ins":
+        comp = remove_cards(full_composition(6), [1])
+        p_ace = 24 / 312
+        return {
+            "tens": comp[9],
+            "unseen": sum(comp),
+            "p_ten": comp[9] / sum(comp),
+            "ev": insurance_return(comp),
+            "ev_main": 0.5 * insurance_return(comp),
+            "ev_main.10_10": analyze(RULES, (10, 10), 1).insurance,
+            "even_money": analyze(RULES, (1, 10), 1).insurance,
+            "p_ace_up": p_ace,
+            "habit_per_100": -100 * p_ace * 0.5 * insurance_return(comp),
+        }[".".join(parts[1:])]
+    if head == "shoe":
+        return {"cards": 312, "reshuffle_below": 78, "decks": 6}[parts[1]]
+    if head == "policy":
+        return None  # checked below against the engine's own AI and published figures
+    if head == "chart":
+        return 1
+    if head == "table":
+        t = next(t for t in HOUSE_TABLES if t.slug == parts[1])
+        return {"min": t.min_bet, "max": t.max_bet, "chips": list(t.chips)}[parts[2]]
+    if head == "wallet":
+        return 1000
+    if head in ("boxes", "split"):
+        return {"boxes": 5, "split": 4}[head]
+    if head == "round":
+        return None  # the worked round: see test_worked_round
+    raise AssertionError(f"no engine oracle for {name!r}")
+
+
+def used_names() -> list[str]:
+    names = {
+        name
+        for lang in content.language_codes()
+        for slug in content.SLUGS
+        if (src := content.source(lang, slug)) is not None
+        for name, _fmt in src.placeholders()
+    }
+    return sorted(names)
+
+
+def stored() -> dict:
+    return {**house_doc()["figures"], **figures.worked_round_figures(), **figures.static_figures()}
+
+
+@pytest.mark.parametrize("name", used_names())
+def test_every_placeholder_is_the_engines_value(name):
+    value = stored()[name]
+    expected = engine_value(name)
+    if expected is None:
+        return
+    if isinstance(expected, float):
+        assert value == pytest.approx(expected, abs=1e-12), name
+    else:
+        assert value == expected, name
+
+
+def test_the_presets_edges_match_published_figures():
+    f = house_doc()["figures"]
+    # RULES.md: about 0.4 % with basic strategy; Grochowski 0.40 % for these rules.
+    assert f["edge.basic"] == pytest.approx(0.0040, abs=0.0002)
+    assert f["preset.free.edge"] == f["edge.basic"], "insurance does not change the edge"
+
+
+def test_the_easy_policy_is_the_engines_easy_ai():
+    """The policy whose edge the article prints plays every total as the Easy AI does."""
+    legal = frozenset({Move.HIT, Move.STAND, Move.DOUBLE})
+    for cards in ([10, 2], [10, 6], [9, 8], [1, 6], [1, 5, 1], [5, 5], [8, 8], [1, 7]):
+        for up in range(1, 11):
+            ours = figures.EASY.move_for(cards, up, legal)
+            theirs = EASY.choose(cards=cards, up=up, legal=legal, rules=RULES)
+            assert ours == theirs, (cards, up)
+
+
+def test_simple_policies_cost_what_is_published():
+    """Mimicking the dealer costs about 5.5 % (Wizard of Odds: 5.48 % for 6 decks, S17) and
+    never busting more; both are far worse than the chart."""
+    f = house_doc()["figures"]
+    assert f["policy.mimic"] == pytest.approx(0.055, abs=0.003)
+    assert f["policy.never_bust"] > f["policy.mimic"] > f["edge.basic"]
+    assert f["policy.easy"] == f["policy.mimic"], "S17: the Easy AI's rule is the dealer's"
+
+
+def test_worked_round_is_a_real_round():
+    state = figures.worked_round()
+    assert state.phase.value == "settled"
+    r = figures.worked_round_figures()
+    assert r["round.paid"] == sum(h.paid for h in state.box(0).hands)
+    assert r["round.won"] == r["round.paid"] - r["round.staked"]
+    assert (r["round.hand1"], r["round.hand2"], r["round.dealer_final"]) == (21, 18, 23)
+
+
+@pytest.mark.parametrize(
+    ("lang", "value", "fmt", "text"),
+    [
+        ("en", 0.42284, "pct1", "42.3%"),
+        ("uk", 0.42284, "pct1", "42,3\u00a0%"),
+        ("cs", -0.07395, "signed1", "\u22127,4\u00a0%"),
+        ("ru", 1500, "int", "1\u00a0500"),
+        ("en", 1500, "int", "1,500"),
+        ("hy", 0.004057, "pct2", "0,41\u00a0%"),
+        ("be", 0.1201, "signed1", "+12,0\u00a0%"),
+    ],
+)
+def test_figures_in_the_pages_language(lang, value, fmt, text):
+    with translation.override(lang):
+        assert numbers.FORMATS[fmt](value) == text
+
+
+def test_a_page_render_reads_the_figures_once(house_figures, django_assert_max_num_queries):
+    selectors.forget()
+    with django_assert_max_num_queries(3):  # the figures, the chart tables: once per process
+        selectors.page("en", "basic-strategy")
+        selectors.page("en", "rules")
+    with django_assert_max_num_queries(0):
+        selectors.page("en", "basic-strategy")
+        selectors.page("en", "insurance")
