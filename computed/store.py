@@ -35,7 +35,7 @@ class ProcessTableStore:
     """The database store with every document kept in this process once read, so
     that ``basic_chart(rules, store=...)`` costs a query only the first time per process.
 
-    >>> from blackjack.store import MemoryStore
+    >>> from blackjack import MemoryStore
     >>> store = ProcessTableStore(MemoryStore())
     >>> store.put("chart-v1-x", b"{}")
     >>> store.backend.data.clear()
