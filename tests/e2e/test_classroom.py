@@ -17,7 +17,7 @@ from blackjack import PRESETS
 from classroom.models import Assignment, Classroom, Membership
 from decisions.models import Decision
 from tests.trainer.conftest import thoth_docs
-from trainer import selectors, services
+from computed import selectors, services
 from trainer.models import Situation
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

@@ -66,7 +66,7 @@ def test_language_switcher_keeps_the_page(page, live_server):
 def test_sign_up_then_log_out_and_in(page, live_server):
     page.goto(f"{live_server.url}/uk/accounts/signup/")
     page.locator("#id_username").fill("khufu")
-    page.get_by_label("Ім’я для показу").fill("Khufu")
+    page.get_by_label("Відображуване ім’я").fill("Khufu")
     page.get_by_label("Викладач").check()
     page.get_by_role("combobox", name="Мова").select_option("cs")
     page.locator("#id_password1").fill(PASSWORD)
