@@ -18,7 +18,13 @@ from computed.models import ChartJob, ComputedTable
 from decisions.models import Decision, WeakSpot
 from trainer.models import Situation
 
-BEFORE = [("trainer", "0002_drill_tables"), ("decisions", None), ("computed", None)]
+# accounts goes back too: its later columns (real_name, NOT NULL) are unknown to the old models.
+BEFORE = [
+    ("trainer", "0002_drill_tables"),
+    ("decisions", None),
+    ("computed", None),
+    ("accounts", "0001_initial"),
+]
 
 
 def _migrate(targets: list[tuple[str, str | None]]) -> MigrationExecutor:
