@@ -76,3 +76,14 @@ def test_soft_totals_read_as_words_in_sentences():
     from trainer.display import total_words
 
     assert (total_words(13, soft=True), total_words(16, soft=False)) == ("soft 13", "16")
+
+
+def test_a_split_answer_says_the_model_and_the_resplit(thoth_tables):
+    from django.template.loader import render_to_string
+
+    user = User.objects.create_user(username="ani", password="x")
+    s = _situation(user, thoth_tables, "8s 8d", "10h")
+    s, _ = situation_answer(user=user, situation_id=s.pk, move="split")
+    html = render_to_string("trainer/drill.html#result", {"view": situation_view(s)})
+    assert "s EV: each hand is played as best" in html
+    assert "split again when another 8 comes: resplitting adds 0.83% of the bet" in html

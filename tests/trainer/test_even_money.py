@@ -59,3 +59,17 @@ def test_tables_carry_the_new_split_model_versions():
     assert (FORMAT_VERSION, STORE_VERSION) == (4, 2)
     assert drill_key(THOTH).startswith("drill-v4-")
     assert chart_key(THOTH).startswith("chart-v2-")
+
+
+def test_the_answer_page_says_even_money_and_the_split_model(thoth_tables):
+    from django.template.loader import render_to_string
+
+    user = User.objects.create_user(username="ani", password="x")
+    seed = next(
+        s for s in range(2000) if sorted(insurance_points(Random(s), rules=THOTH)) == [1, 10]
+    )
+    s = situation_deal(user=user, rules=THOTH, focus="insurance", rng=Random(seed))
+    s, _ = situation_answer(user=user, situation_id=s.pk, move="decline")
+    html = render_to_string("trainer/drill.html#result", {"view": situation_view(s)})
+    assert "Keeping the blackjack is worth" in html and "Keep the blackjack" in html
+    assert "s EV: each hand" not in html
