@@ -135,7 +135,7 @@ def blackjack_share(rules: Rules) -> float:
     offers of insurance.
 
     >>> round(blackjack_share(Rules(decks=6)), 4)
-    0.0457
+    0.0458
     """
     comp = list(full_composition(rules.decks))
     comp[0] -= 1
