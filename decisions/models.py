@@ -30,6 +30,9 @@ class Decision(models.Model):
         SOFT = "soft", _("Soft totals")
         PAIR = "pair", _("Pairs")
         INSURANCE = "insurance", _("Insurance")
+        # A blackjack against an ace: the same two answers (INSURE takes even money), but a
+        # different question, so the record says which (issue 16, defect 6).
+        EVEN_MONEY = "even_money", _("Even money")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="decisions"
@@ -81,6 +84,10 @@ class Decision(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.choice} ({self.best}) {self.source}"
+
+
+# Answers to an offer made before the hand is played: they have no chart cell of their own.
+OFFER_CATEGORIES: tuple[str, ...] = (Decision.Category.INSURANCE, Decision.Category.EVEN_MONEY)
 
 
 class WeakSpot(models.Model):

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from blackjack import Card, Move, Rules, hand_total, is_pair
-from decisions.models import Decision, WeakSpot
+from decisions.models import OFFER_CATEGORIES, Decision, WeakSpot
 
 # Two EVs closer than this are the same decision: a choice within it of the best is correct.
 EV_TIE = 1e-9
@@ -45,14 +45,17 @@ def decision_record(
     context: str | None = None,
 ) -> Decision:
     """Store one decision.  ``ev`` holds the EV of every legal option (per unit of the initial
-    bet); for an insurance decision its keys are INSURE and DECLINE.  ``context`` is the opaque
+    bet); for an insurance decision its keys are INSURE and DECLINE (holding a blackjack, INSURE
+    is even money and the decision's category says so).  ``context`` is the opaque
     tag of the drill it was answered in (see :mod:`trainer.context`)."""
     if choice not in ev:
         raise ValueError(f"{choice} is not among the options {sorted(ev)}")
     best = max(ev, key=lambda m: ev[m])
     kind, row, dealer = chart_cell(rules=rules, hand=hand, up=up)
     if choice in (Move.INSURE, Move.DECLINE):
-        category = Decision.Category.INSURANCE
+        # Holding a blackjack, INSURE is even money: recorded as that question, not insurance.
+        blackjack = len(hand) == 2 and hand_total(hand).best == 21
+        category = Decision.Category.EVEN_MONEY if blackjack else Decision.Category.INSURANCE
     else:
         category = {"pair": Decision.Category.PAIR, "soft": Decision.Category.SOFT}.get(
             kind, Decision.Category.HARD
@@ -107,7 +110,7 @@ def weak_spot_update(*, decision: Decision, hand_points: Sequence[int]) -> None:
     moves it up a box otherwise (no row: nothing changes).  The upsert also makes two
     simultaneous misses of one new cell safe: neither fails on the unique constraint.
     """
-    if decision.category == Decision.Category.INSURANCE:
+    if decision.category in OFFER_CATEGORIES:
         return
     key: list[int | str] = [
         decision.user_id,

@@ -15,7 +15,8 @@ and then concrete cards for it:
 
 With these weights a hard 17 or more, a hard 8 or less, a soft 20 and 10-10 together make
 about 8 % of the "all hands" deals (see ``tests/trainer/test_dealing.py``).  Blackjacks are
-never dealt: they ask no question.
+never dealt: they ask no question, except against an ace in the insurance focus, where a
+blackjack is offered even money (:func:`insurance_points`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from random import Random
 
-from blackjack import Card, PairsBy, Rules, Suit, points_total
+from blackjack import Card, PairsBy, Rules, Suit, full_composition, points_total
 
 HARD_WEIGHTS: dict[int, float] = {
     **dict.fromkeys(range(5, 9), 0.25),
@@ -128,9 +129,26 @@ def cards_for(points: Sequence[int], rng: Random, rules: Rules, *, pair: bool) -
     return cards
 
 
-def insurance_points(rng: Random) -> list[int]:
-    """Two cards facing an ace for the insurance drill: any hand but a blackjack (even money
-    is a different question)."""
+def blackjack_share(rules: Rules) -> float:
+    """How often the two cards facing a dealer's ace are a blackjack (an ace and a ten) in a
+    full shoe of ``rules.decks`` decks less that ace: the share of even-money offers among the
+    offers of insurance.
+
+    >>> round(blackjack_share(Rules(decks=6)), 4)
+    0.0458
+    """
+    comp = list(full_composition(rules.decks))
+    comp[0] -= 1
+    n = sum(comp)
+    return 2.0 * comp[0] / n * comp[9] / (n - 1)
+
+
+def insurance_points(rng: Random, *, rules: Rules | None = None) -> list[int]:
+    """Two cards facing an ace for the insurance drill.  With ``rules``, a blackjack (the
+    even-money question) as often as it comes at the table (:func:`blackjack_share`); otherwise,
+    and the rest of the time, any hand but a blackjack."""
+    if rules is not None and rng.random() < blackjack_share(rules):
+        return [1, 10] if rng.random() < 0.5 else [10, 1]
     while True:
         points = points_for(pick_cell(rng, up=1), rng)
         total, _soft = points_total(points)

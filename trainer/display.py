@@ -6,9 +6,11 @@ The numbers for the "why" line come from the situation's stored EVs and from
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from django.template.defaultfilters import floatformat
 from django.utils.functional import Promise
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from blackjack import (
@@ -17,12 +19,14 @@ from blackjack import (
     Card,
     Move,
     Rules,
+    analyze,
     dealer_probabilities,
     decision_shoe,
     hand_total,
 )
 from core.cardnames import CARD_NAMES
 from core.display import MOVE_LABELS
+from core.numbers import percent
 from decisions.models import Decision
 from decisions.services import chart_cell
 from trainer.forms import PRESET_LABELS
@@ -34,7 +38,15 @@ ARTICLE_ANCHORS: dict[str, str] = {
     "soft": "soft-hands",
     "pair": "pairs",
     "insurance": "insurance",
+    "even_money": "insurance",
 }
+# Holding a blackjack against an ace, the two answers are even money or keeping the blackjack.
+EVEN_MONEY_LABELS: dict[Move, Promise] = {
+    Move.INSURE: _("Even money"),
+    Move.DECLINE: _("Keep the blackjack"),
+}
+# Two split EVs closer than this are equal: resplitting changed nothing.
+RESPLIT_TIE = 1e-12
 DEALER_STRONG_BUST = 0.35  # up cards 2-6 bust at least this often in every preset
 
 
@@ -45,11 +57,18 @@ class CardView:
     symbol: str
     red: bool
     name: Promise  # for screen readers: "ace of spades", a whole phrase in each language
+    label: str  # the rank as a sentence writes it: the ace in the language's letter (T, E, Տ)
+
+
+def rank_label(rank: str) -> str:
+    """A rank in a sentence: the ace as the chart's letter of the language, others as they are."""
+    return pgettext("up card", "A") if rank == "A" else rank
 
 
 def card_view(code: str) -> CardView:
     card = Card.parse(code)
     return CardView(
+        label=rank_label(card.rank),
         rank=card.rank,
         suit=card.suit.value,
         symbol=card.suit.symbol,
@@ -84,6 +103,12 @@ class ResultView:
     bust: float  # dealer's bust chance, percent
     p_ten: float  # share of ten-value cards among the unseen, percent (insurance)
     anchor: str
+    # What resplitting does after a split that is best (``None`` when the rules allow none):
+    # "never" (the split's value equals its value without resplits) or "again", with
+    # ``resplit_gain`` the percent of the bet resplitting adds.
+    resplit: str | None = None
+    resplit_gain: str = ""
+    keep: str = ""  # even money: what keeping the blackjack is worth, a percent of the bet
 
 
 @dataclass(frozen=True)
@@ -94,6 +119,7 @@ class SituationView:
     hand: list[CardView]
     up: CardView
     total: str
+    total_words: str  # the total as a sentence writes it: "16", "soft 13"
     soft: bool
     pair: bool
     category: str
@@ -105,6 +131,25 @@ class SituationView:
 def rules_label(rules: Rules) -> object:
     name = rules.preset_name()
     return PRESET_LABELS[name] if name in PRESET_LABELS else _("Rules set by hand")
+
+
+def total_words(best: int, *, soft: bool) -> str:
+    """The total as a sentence says it: a soft total is "soft 13", never "3 / 13"."""
+    return gettext("soft %(total)s") % {"total": best} if soft else str(best)
+
+
+def _labels(situation: Situation) -> dict[Move, Promise]:
+    if situation.kind == Situation.Kind.EVEN_MONEY:
+        return {**MOVE_LABELS, **EVEN_MONEY_LABELS}
+    return MOVE_LABELS
+
+
+def _category(situation: Situation, kind: str) -> str:
+    if situation.kind == Situation.Kind.INSURANCE:
+        return "insurance"
+    if situation.kind == Situation.Kind.EVEN_MONEY:
+        return "even_money"
+    return kind
 
 
 def _ordered(ev: dict[str, float]) -> list[Move]:
@@ -119,12 +164,13 @@ def situation_view(situation: Situation) -> SituationView:
     total = hand_total(cards)
     kind, _row, _up = chart_cell(rules=rules, hand=cards, up=up)
     pair = kind == "pair"
-    category = "insurance" if situation.kind == Situation.Kind.INSURANCE else kind
+    category = _category(situation, kind)
+    labels = _labels(situation)
     ev = situation.ev
     moves = [
         OptionView(
             move=m.value,
-            label=MOVE_LABELS[m],
+            label=labels[m],
             key=KEYS[m].upper(),
             percent=100.0 * ev[m.value],
             best=False,
@@ -142,6 +188,7 @@ def situation_view(situation: Situation) -> SituationView:
         hand=[card_view(c) for c in situation.hand],
         up=card_view(situation.dealer_up),
         total=total.display,
+        total_words=total_words(total.best, soft=total.soft),
         soft=total.soft,
         pair=pair,
         category=category,
@@ -163,10 +210,11 @@ def _result(
     best = Move(decision.best)
     chart = Move(decision.chart_move)
     choice = Move(decision.choice)
+    labels = _labels(situation)
     options = [
         OptionView(
             move=m.value,
-            label=MOVE_LABELS[m],
+            label=labels[m],
             key=KEYS[m].upper(),
             percent=100.0 * ev[m],
             best=m == best,
@@ -185,19 +233,25 @@ def _result(
     else:
         no_bj = rules.peeks_under(up.points)
         bust = 100.0 * dealer_probabilities(rules, up.points, comp, no_blackjack=no_bj).bust
-    if category == "insurance":
-        why = "insurance"
+    resplit: tuple[str, str] | None = None
+    if category in ("insurance", "even_money"):
+        why = category
     elif best == Move.STAND:
         why = "stand_bust" if bust >= 100 * DEALER_STRONG_BUST else "stand_strong"
     elif best == Move.HIT and bust >= 100 * DEALER_STRONG_BUST:
         why = "hit_low"  # a weak up card, but the hand cannot lose by taking one more card
     else:
         why = best.value
+    if best == Move.SPLIT:
+        resplit = _resplit(rules, points, up.points, ev[Move.SPLIT])
+    keep = ""
+    if category == "even_money":
+        keep = percent(floatformat(100.0 * ev[Move.DECLINE], 2))
     return ResultView(
         options=options,
-        choice=MOVE_LABELS[choice],
-        best=MOVE_LABELS[best],
-        chart=MOVE_LABELS[chart],
+        choice=labels[choice],
+        best=labels[best],
+        chart=labels[chart],
         correct=decision.correct,
         agrees=chart == best or abs(ev[chart] - ev[best]) <= 1e-9,
         lost=100.0 * decision.ev_lost,
@@ -207,4 +261,24 @@ def _result(
         bust=bust,
         p_ten=p_ten,
         anchor=ARTICLE_ANCHORS[category],
+        resplit=resplit[0] if resplit else None,
+        resplit_gain=resplit[1] if resplit else "",
+        keep=keep,
     )
+
+
+def _resplit(rules: Rules, points: list[int], up: int, split_ev: float) -> tuple[str, str] | None:
+    """Whether the split's value counts resplits, from the numbers: the engine resplits a pair
+    card only when that is worth more than playing on (:mod:`blackjack.maths.splits`), so the
+    split's value above its value under the same rules with no resplit (two hands at most) is
+    what resplitting adds; equal, the engine never resplits.  ``None`` when the rules allow no
+    resplit of this pair."""
+    if rules.max_hands <= 2 or (points[0] == 1 and not rules.resplit_aces):
+        return None
+    single = analyze(replace(rules, max_hands=2), points, up, pair=True).ev.get(Move.SPLIT)
+    if single is None:
+        return None
+    gain = split_ev - single
+    if gain <= RESPLIT_TIE:
+        return "never", ""
+    return "again", percent(floatformat(100.0 * gain, 2))

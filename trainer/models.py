@@ -19,6 +19,7 @@ class Situation(models.Model):
     class Kind(models.TextChoices):
         PLAY = "play", _("Play")
         INSURANCE = "insurance", _("Insurance")
+        EVEN_MONEY = "even_money", _("Even money")  # a blackjack against an ace
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="situations"

@@ -27,6 +27,7 @@ from trainer.dealing import (
     DrillCell,
     card_of,
     cards_for,
+    dealable_cell,
     insurance_points,
     pick_cell,
     points_for,
@@ -68,6 +69,16 @@ def situation_evaluate(
     return ev, chart, bust
 
 
+def even_money_ev(rules: Rules) -> dict[Move, float]:
+    """The two answers to even money, per unit of the bet, seen before the dealer looks at the
+    hole card: INSURE takes 1:1 at once; DECLINE keeps the blackjack, paid at
+    ``rules.blackjack_pays`` unless the dealer has one too.  Their difference is what
+    :func:`blackjack.analyze` gives as the blackjack's ``insurance``."""
+    gain = analyze(rules, [1, 10], 1).insurance
+    assert gain is not None  # an ace up under rules with insurance
+    return {Move.INSURE: 1.0, Move.DECLINE: 1.0 - gain}
+
+
 def situation_deal(
     *,
     user: User,
@@ -98,20 +109,24 @@ def situation_deal(
     points: list[int] | None = None
     up_points: int
     if focus == "insurance" and rules.insurance:
-        kind = Situation.Kind.INSURANCE
         up_points = 1
-        points = insurance_points(rng)
+        points = insurance_points(rng, rules=rules)
         pair = points[0] == points[1]
+        blackjack = sorted(points) == [1, 10]
+        kind = Situation.Kind.EVEN_MONEY if blackjack else Situation.Kind.INSURANCE
     elif focus == "exact" and tables is not None and tables.exact:
         cards_, up_points, _best, _chart = rng.choice(tables.exact)
         points = list(cards_)
         rng.shuffle(points)
     else:
         weak = weak_cell(user=user, rng=rng) if focus == "weak" else None
+        dealable = [c for c in (dealable_cell(*x) for x in cells) if c is not None]
         if weak is not None:
             (kind_, row, up_), example = weak
             cell = DrillCell(kind_, row, up_)
             points = example or None
+        elif focus == "cells" and dealable:
+            cell = rng.choice(dealable)  # the merge of the classes branch had lost this
         else:
             cell = pick_cell(
                 rng,
@@ -128,6 +143,8 @@ def situation_deal(
     bust: float | None = None
     if kind == Situation.Kind.INSURANCE:
         ev, chart = insurance_ev(rules, points), Move.DECLINE
+    elif kind == Situation.Kind.EVEN_MONEY:
+        ev, chart = even_money_ev(rules), Move.DECLINE
     else:
         ev, chart, bust = situation_evaluate(rules=rules, hand=hand, up=up_card, tables=tables)
     return Situation.objects.create(

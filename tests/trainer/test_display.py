@@ -1,7 +1,7 @@
 import pytest
 
 from accounts.models import User
-from blackjack import PRESETS, dealer_probabilities, decision_shoe, parse_cards
+from blackjack import PRESETS, Move, analyze, dealer_probabilities, decision_shoe, parse_cards
 from computed.insurance import insurance_ev
 from trainer.display import situation_view
 from trainer.models import Situation
@@ -59,3 +59,31 @@ def test_insurance_result(thoth_tables):
     assert view.category == "insurance" and not view.peeked
     assert (view.result.why, view.result.correct) == ("insurance", False)
     assert view.result.p_ten == pytest.approx(100 * 96 / 309)
+
+
+def test_resplit_words_follow_from_the_numbers():
+    from trainer.display import _resplit
+
+    ten = analyze(THOTH, [10, 10], 5).ev[Move.SPLIT]
+    eight = analyze(THOTH, [8, 8], 10).ev[Move.SPLIT]
+    assert _resplit(THOTH, [10, 10], 5, ten) == ("never", "")  # 20 is worth more played on
+    kind, gain = _resplit(THOTH, [8, 8], 10, eight)
+    assert kind == "again" and gain == "0.83%"
+    assert _resplit(THOTH, [1, 1], 6, 0.68) is None  # these rules never resplit aces
+
+
+def test_soft_totals_read_as_words_in_sentences():
+    from trainer.display import total_words
+
+    assert (total_words(13, soft=True), total_words(16, soft=False)) == ("soft 13", "16")
+
+
+def test_a_split_answer_says_the_model_and_the_resplit(thoth_tables):
+    from django.template.loader import render_to_string
+
+    user = User.objects.create_user(username="ani", password="x")
+    s = _situation(user, thoth_tables, "8s 8d", "10h")
+    s, _ = situation_answer(user=user, situation_id=s.pk, move="split")
+    html = render_to_string("trainer/drill.html#result", {"view": situation_view(s)})
+    assert "s EV: each hand is played as best" in html
+    assert "split again when another 8 comes: resplitting adds 0.83% of the bet" in html

@@ -8,6 +8,8 @@ from django import template
 
 from blackjack import MOVE_ORDER, Card, Move
 from core.display import MOVE_LABELS, signed
+from decisions.models import Decision
+from trainer.display import EVEN_MONEY_LABELS
 
 register = template.Library()
 
@@ -19,6 +21,19 @@ def move_label(value: Any) -> Any:
         return MOVE_LABELS[Move(str(value))]
     except ValueError:
         return value
+
+
+@register.filter
+def decision_label(decision: Any, field: str) -> Any:
+    """The name of a decision's ``choice`` or ``best``: even money and keeping the blackjack
+    where the decision is the even-money question, else the move's name."""
+    value = getattr(decision, field)
+    if decision.category == Decision.Category.EVEN_MONEY:
+        try:
+            return EVEN_MONEY_LABELS[Move(value)]
+        except (KeyError, ValueError):
+            pass
+    return move_label(value)
 
 
 register.filter("signed", signed)
