@@ -21,7 +21,7 @@ from django.db.models import Count, Max, Q, QuerySet, Sum
 from django.db.models.functions import TruncDate
 
 from core.display import MOVE_LABELS
-from decisions.models import Decision
+from decisions.models import OFFER_CATEGORIES, Decision
 from trainer.context import drill_context_set
 from trainer.dealing import dealable_cell
 from trainer.forms import CELLS_FOCUS, FOCUS_CHOICES, PRESET_LABELS, RulesForm
@@ -228,10 +228,10 @@ def assignment_progress(
 def heat(
     *, user_ids: Sequence[int], since: datetime | None, until: datetime | None
 ) -> dict[Cell, Score]:
-    """Accuracy per chart cell (insurance decisions have no cell)."""
+    """Accuracy per chart cell (insurance and even-money decisions have no cell)."""
     rows = (
         _base(user_ids, since, until)
-        .exclude(category=Decision.Category.INSURANCE)
+        .exclude(category__in=OFFER_CATEGORIES)
         .values("chart_kind", "chart_row", "dealer_points")
         .annotate(**_score_aggregates())
     )
@@ -245,7 +245,7 @@ def costliest_mistakes(
     rows = (
         _base(user_ids, since, until)
         .filter(correct=False)
-        .exclude(category=Decision.Category.INSURANCE)
+        .exclude(category__in=OFFER_CATEGORIES)
         .values("chart_kind", "chart_row", "dealer_points", "choice", "best")
         .annotate(n=Count("id"), students=Count("user_id", distinct=True), lost=Sum("ev_lost"))
         .order_by("-lost", "-n", "chart_kind", "chart_row", "dealer_points", "choice")[:limit]
@@ -272,7 +272,7 @@ def costliest_cells(
     rows = (
         _base(user_ids, since, until)
         .filter(correct=False)
-        .exclude(category=Decision.Category.INSURANCE)
+        .exclude(category__in=OFFER_CATEGORIES)
         .values("chart_kind", "chart_row", "dealer_points")
         .annotate(lost=Sum("ev_lost"))
         .order_by("-lost", "chart_kind", "chart_row", "dealer_points")[:limit]
@@ -321,7 +321,7 @@ def cell_answers(
     """The latest answers in one chart cell."""
     kind, row, up = cell
     qs = _base(user_ids, since, until).filter(chart_kind=kind, chart_row=row, dealer_points=up)
-    qs = qs.exclude(category=Decision.Category.INSURANCE).order_by("-created_at", "-id")
+    qs = qs.exclude(category__in=OFFER_CATEGORIES).order_by("-created_at", "-id")
     return list(_answers(qs[:limit]))
 
 

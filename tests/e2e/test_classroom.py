@@ -15,9 +15,9 @@ from playwright.sync_api import expect
 from accounts.models import Role, User
 from blackjack import PRESETS
 from classroom.models import Assignment, Classroom, Membership
+from computed import selectors, services
 from decisions.models import Decision
 from tests.trainer.conftest import thoth_docs
-from computed import selectors, services
 from trainer.models import Situation
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
