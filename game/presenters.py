@@ -631,6 +631,16 @@ def _seat_shoe_left(seat: Seat, rules: Rules) -> int:
     return rules.decks * 52
 
 
+def staked_text(rnd: Round) -> str:
+    """What the learner has staked: the settled figure, or while the round is in play what
+    lies on the table now (bets, doubles, splits, insurance)."""
+    if not rnd.is_playing:
+        return fmt(rnd.staked)
+    state = state_from_json(rnd.state)
+    human = set(rnd.human_seats)
+    return _paid(sum((b.staked for b in state.boxes if b.seat in human), start=0))
+
+
 def full_log(rnd: Round) -> list[str]:
     """Every event of the round that a player may see, in order (history page)."""
     state = state_from_json(rnd.state)

@@ -213,7 +213,7 @@ def history(request: HtmxHttpRequest) -> HttpResponse:
             "round": r,
             "table_name": presenters.table_name(r.seat.table),
             "net": fmt_signed(r.net),
-            "staked": fmt(r.staked),
+            "staked": presenters.staked_text(r),
         }
         for r in rounds
     ]
@@ -229,11 +229,12 @@ def history_round(request: HtmxHttpRequest, round_id: int) -> HttpResponse:
         raise Http404 from None
     context = {
         "round": rnd,
+        "number": selectors.round_number(rnd=rnd),
         "table_name": presenters.table_name(rnd.seat.table),
         "view": presenters.round_view(rnd),
         "log": presenters.full_log(rnd),
         "net": fmt(rnd.net),
-        "staked": fmt(rnd.staked),
+        "staked": presenters.staked_text(rnd),
         "paid": fmt(rnd.paid),
     }
     return render(request, "game/round.html", context)
