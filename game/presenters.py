@@ -26,14 +26,17 @@ from blackjack import (
     Move,
     PairsBy,
     Peek,
+    Phase,
     RoundState,
     Rules,
     Surrender,
+    legal_moves,
 )
 from core.cardnames import CARD_NAMES
 from core.display import MOVE_LABELS, fmt, or_list, signed
 from core.numbers import percent
 from core.plurals import plural_count
+from decisions.services import EV_TIE
 from game import ai
 from game.codec import state_from_json, to_decimal
 from game.limits import BOXES, rules_of, top_up_due, top_up_threshold
@@ -546,6 +549,69 @@ def review_lines(rnd: Round) -> list[ReviewLine]:
             )
         )
     return lines
+
+
+@dataclass(frozen=True, slots=True)
+class CoachOption:
+    move: str
+    name: str
+    ev: str  # signed, in percent of the bet: "+4.12%"
+    best: bool
+    chosen: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CoachWarning:
+    """Coach mode's stop before a costly move: every option's EV, the move and the best."""
+
+    move: str
+    move_name: str
+    best: str
+    best_name: str
+    cost: str
+    options: list[CoachOption]
+
+
+def coach_warning(rnd: Round, *, move: str, balance: Decimal) -> CoachWarning | None:
+    """The warning coach mode shows before ``move`` when it costs EV, else ``None`` (a legal,
+    best or equal move, or one the engine has no EV for).  Reads only: nothing is played."""
+    if not rnd.is_playing:
+        return None
+    state = state_from_json(rnd.state)
+    offered = legal_moves(state, balance=Fraction(balance))  # type: ignore[arg-type]
+    try:
+        chosen = Move(move)
+    except ValueError:
+        return None
+    ev = ai.decision_ev(state, offered) if state.turn is not None else None
+    if ev is None or chosen not in ev:
+        return None
+    best = max(ev, key=lambda m: ev[m])
+    if ev[best] - ev[chosen] <= EV_TIE:
+        return None
+    assert state.turn is not None  # decision_ev gave EVs: a hand is in turn
+    box = state.box(state.turn[0])
+    names = MOVE_NAMES
+    if state.phase is Phase.INSURANCE and _is_blackjack([c.code for c in box.hands[0].cards]):
+        names = {**MOVE_NAMES, **EVEN_MONEY_NAMES}
+    bet = Decimal(box.bet)
+    return CoachWarning(
+        move=chosen.value,
+        move_name=str(names[chosen.value]),
+        best=best.value,
+        best_name=str(names[best.value]),
+        cost=ev_lost_text(ev[best] - ev[chosen], bet),
+        options=[
+            CoachOption(
+                move=m.value,
+                name=str(names[m.value]),
+                ev=percent(signed(100.0 * v)),
+                best=m is best,
+                chosen=m is chosen,
+            )
+            for m, v in sorted(ev.items(), key=lambda kv: -kv[1])
+        ],
+    )
 
 
 @dataclass(frozen=True, slots=True)

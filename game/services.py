@@ -207,6 +207,14 @@ def seat_set_hints(*, user: User, table: Table, on: bool) -> Seat:
         return seat
 
 
+def seat_set_coach(*, user: User, table: Table, on: bool) -> Seat:
+    with transaction.atomic():
+        seat = seat_get_or_create(user=user, table=table, lock=True)
+        seat.coach = on
+        seat.save(update_fields=["coach"])
+        return seat
+
+
 def _shoe_from_seat(seat: Seat) -> Shoe | None:
     return shoe_from_json(seat.shoe) if seat.shoe else None
 
