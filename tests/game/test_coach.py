@@ -36,7 +36,7 @@ def test_a_costly_move_is_held_back_with_every_option_s_ev(coached, learner):
     response = client.post(f"/en/play/round/{rnd.pk}/move/", {"move": "double", "seq": 0}, **HTMX)
     html = response.content.decode()
     assert response.status_code == 200
-    assert "Wait: Double costs" in html and "Play Double anyway" in html
+    assert "Wait: the cost of Double is" in html and "Play Double anyway" in html
     # Nothing was played or written.
     fresh = Round.objects.get(pk=rnd.pk)
     assert fresh.seq == 0 and fresh.review == []
