@@ -443,11 +443,15 @@ def round_view(
         net_text = ""
     elif net > 0:
         net_text = ngettext(
-            "You won %(amount)s deben.", "You won %(amount)s debens.", plural_count(net)
+            "You won %(amount)s deben.",
+            "You won %(amount)s debens.",
+            plural_count(net),  # type: ignore[arg-type]  # a Decimal picks the fraction form
         ) % {"amount": fmt(net)}
     elif net < 0:
         net_text = ngettext(
-            "You lost %(amount)s deben.", "You lost %(amount)s debens.", plural_count(net)
+            "You lost %(amount)s deben.",
+            "You lost %(amount)s debens.",
+            plural_count(net),  # type: ignore[arg-type]  # a Decimal picks the fraction form
         ) % {"amount": fmt(-net)}
     else:
         net_text = _("You broke even.")
@@ -499,7 +503,7 @@ def ev_lost_text(ev_lost: float, bet: Decimal) -> str:
     return ngettext(
         "%(percent)s %% of the bet (%(amount)s deben)",
         "%(percent)s %% of the bet (%(amount)s debens)",
-        plural_count(cost),
+        plural_count(cost),  # type: ignore[arg-type]  # a Decimal picks the fraction form
     ) % {
         "percent": signed(-100.0 * ev_lost),
         "amount": f"−{fmt(cost)}" if cost else fmt(cost),

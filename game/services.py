@@ -353,11 +353,11 @@ def _record_decision(
     # The best move had the balance covered every option: the review says when the
     # balance ruled it out (Split at 3,3 with too little in the wallet).
     every = ai.decision_ev(state, legal_moves(state, balance=None))
-    unaffordable = None
+    unaffordable, gain = None, 0.0
     if every is not None:
         best_of_all = max(every, key=lambda m: every[m])
         if best_of_all not in offered and every[best_of_all] > max(ev.values()):
-            unaffordable = best_of_all
+            unaffordable, gain = best_of_all, every[best_of_all] - max(ev.values())
     up = state.up_card
     d: Decision = decision_record(
         user=user,
@@ -384,7 +384,7 @@ def _record_decision(
         **(
             {
                 "unaffordable": unaffordable.value,
-                "unaffordable_gain": every[unaffordable] - max(ev.values()),
+                "unaffordable_gain": gain,
             }
             if unaffordable is not None
             else {}
