@@ -182,7 +182,9 @@ def test_refused_bet_keeps_the_table_page_with_debug_on(
     open_table(page, live_server)
     page.fill("#bet-0", "5000")
     page.click("[data-deal]")
-    expect(page.locator(".play-error")).to_have_text("Your balance cannot cover these bets.")
+    expect(page.locator(".play-error")).to_have_text(
+        "Your balance cannot cover these bets: they come to 5,000, and your balance is 1,000."
+    )
     expect(page.locator("h1")).to_have_text("Scribes' table")
     expect(page.locator(".site-header")).to_be_visible()
     expect(page.locator("[data-deal]")).to_be_focused()
