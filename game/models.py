@@ -106,6 +106,8 @@ class Seat(models.Model):
     ai_levels = models.JSONField(default=dict, blank=True)  # {"2": "normal"}
     last_bets = models.JSONField(default=dict, blank=True)  # {"0": 500}
     hints = models.BooleanField(default=False)
+    # Coach mode: a move that costs EV is held back until the learner confirms it.
+    coach = models.BooleanField(default=False)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "table"], name="one_seat_per_table")]

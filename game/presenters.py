@@ -15,17 +15,33 @@ from typing import Any, NamedTuple
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 from accounts.models import User
-from blackjack import Card, DoubleOn, EventKind, Money, PairsBy, Peek, RoundState, Rules, Surrender
+from blackjack import (
+    Card,
+    DoubleOn,
+    EventKind,
+    Money,
+    Move,
+    PairsBy,
+    Peek,
+    Phase,
+    RoundState,
+    Rules,
+    Surrender,
+    legal_moves,
+)
 from core.cardnames import CARD_NAMES
 from core.display import MOVE_LABELS, fmt, or_list, signed
+from core.numbers import percent
+from core.plurals import plural_count
+from decisions.services import EV_TIE
 from game import ai
 from game.codec import state_from_json, to_decimal
 from game.limits import BOXES, rules_of, top_up_due, top_up_threshold
 from game.models import Round, Seat, Table
-from game.seen import SeenEvent, seen_round
+from game.seen import SeenEvent, SeenRound, seen_round
 from game.selectors import current_round, table_seat, wallet_balance
 
 MAX_DELAY = 24  # animation delay classes .delay-0 … .delay-24 in table.css
@@ -53,10 +69,16 @@ OUTCOME_NAMES: dict[str, Promise] = {
     "blackjack": gettext_lazy("Blackjack"),
     "win": gettext_lazy("Win"),
     "push": gettext_lazy("Push"),
-    "lose": gettext_lazy("Lose"),
+    "lose": gettext_lazy("Loss"),
     "bust": gettext_lazy("Bust"),
-    "surrender": gettext_lazy("Surrendered"),
+    # A noun, the result: the button "Surrender" is a verb in most of the site's languages.
+    "surrender": pgettext_lazy("outcome", "Surrender"),
     "even_money": gettext_lazy("Even money"),
+}
+# An insurance decision on a blackjack is the even-money offer, and is named as one.
+EVEN_MONEY_NAMES: dict[str, Promise] = {
+    "insure": gettext_lazy("Even money"),
+    "decline": gettext_lazy("No even money"),
 }
 
 
@@ -202,6 +224,8 @@ class ReviewLine:
     best: Promise
     correct: bool
     ev_lost: str
+    # The move that was best had the balance covered it, said in a sentence ("" if none).
+    unaffordable: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +256,9 @@ def _paid(amount: Money) -> str:
     return fmt(to_decimal(amount))
 
 
-def _event_text(e: SeenEvent) -> str | None:
+def _event_text(e: SeenEvent, *, hole_card: bool = True) -> str | None:
+    """A log line for the event; ``hole_card``: the table's dealer takes a second card face
+    down before the players act (at a no-hole-card table the second card comes after them)."""
     kind = e.kind
     box = (e.seat or 0) + 1
     card = str(CARD_NAMES[e.card]) if e.card is not None else ""
@@ -241,12 +267,15 @@ def _event_text(e: SeenEvent) -> str | None:
     if kind is EventKind.DEALER_UP:
         return _("Dealer's up card: %(card)s") % {"card": card}
     if kind is EventKind.HOLE:
-        return _("Dealer's second card, face down")
+        # A no-hole-card dealer's second card comes after the players: nothing to say yet.
+        return _("Dealer's second card, face down") if hole_card else None
     if kind is EventKind.MOVE and e.move is not None:
         return _("Box %(box)s: %(move)s") % {"box": box, "move": MOVE_NAMES[e.move.value]}
     if kind is EventKind.PEEK:
         return _("The dealer has blackjack") if e.blackjack else _("No dealer blackjack")
     if kind is EventKind.REVEAL:
+        if not hole_card:
+            return _("Dealer's second card: %(card)s") % {"card": card}
         return _("Dealer's hole card: %(card)s") % {"card": card}
     if kind is EventKind.DRAW:
         return _("Dealer draws: %(card)s") % {"card": card}
@@ -259,12 +288,67 @@ def _event_text(e: SeenEvent) -> str | None:
             "paid": _paid(e.paid),
         }
     if kind is EventKind.INSURANCE and e.outcome is not None:
-        return _("Box %(box)s: insurance %(outcome)s, %(paid)s paid") % {
-            "box": box,
-            "outcome": OUTCOME_NAMES[e.outcome],
-            "paid": _paid(e.paid),
-        }
+        if e.outcome == "win":
+            return _("Box %(box)s: insurance won, %(paid)s paid") % {
+                "box": box,
+                "paid": _paid(e.paid),
+            }
+        return _("Box %(box)s: insurance lost") % {"box": box}
     return None
+
+
+def _dealer_blackjack(view: SeenRound) -> bool:
+    """The dealer's cards, once shown in full, are a blackjack."""
+    d = view.dealer
+    return view.phase == "settled" and not d.hidden and len(d.cards) == 2 and d.total == 21
+
+
+def _why_lost(e: SeenEvent, view: SeenRound, rules: Rules, told: set[int]) -> str | None:
+    """Why a variant's dealer blackjack took more than the bet's owner may expect: a
+    surrender against an unpeeked ten, doubles and splits at a table without a hole card.
+    ``told``: the boxes already explained (a split box loses several hands at once)."""
+    if e.kind is not EventKind.SETTLE or e.outcome != "lose" or e.seat is None:
+        return None
+    if e.seat in told or not _dealer_blackjack(view):
+        return None
+    box = view.box(e.seat)
+    if box is None:
+        return None
+    surrendered = any(
+        x.kind is EventKind.MOVE and x.move is Move.SURRENDER and x.seat == e.seat
+        for x in view.events
+    )
+    number = e.seat + 1
+    if surrendered:
+        told.add(e.seat)
+        return _(
+            "Box %(box)s: the dealer does not check a ten for blackjack at this table, so the"
+            " surrender came too late: the dealer's blackjack takes the whole bet."
+        ) % {"box": number}
+    if rules.peek is Peek.NONE and (len(box.hands) > 1 or any(h.doubled for h in box.hands)):
+        told.add(e.seat)
+        return _(
+            "Box %(box)s: with no hole card, the dealer's blackjack shows only after the"
+            " players have acted, and it takes the doubled and split bets too."
+        ) % {"box": number}
+    return None
+
+
+def _log_texts(view: SeenRound, rules: Rules, events: tuple[SeenEvent, ...]) -> list[list[str]]:
+    """Each event's log lines (none, one, or one and its explanation)."""
+    hole_card = rules.peek is not Peek.NONE
+    told: set[int] = set()
+    out = []
+    for e in events:
+        texts = []
+        text = _event_text(e, hole_card=hole_card)
+        if text:
+            texts.append(text)
+        why = _why_lost(e, view, rules, told)
+        if why:
+            texts.append(why)
+        out.append(texts)
+    return out
 
 
 # Whose cards an event deals, for the animation delays: a box's hand, or the dealer.
@@ -290,14 +374,12 @@ def round_view(
     # The order in which this request's cards appear, for the animation delays.
     delays: dict[_DelayKey, list[int]] = {}
     log: list[LogLine] = []
-    for i, e in enumerate(new):
+    for i, (e, texts) in enumerate(zip(new, _log_texts(view, state.rules, new), strict=True)):
         if e.kind is EventKind.DEAL and e.seat is not None and e.hand is not None:
             delays.setdefault((e.seat, e.hand), []).append(i)
         elif e.kind in (EventKind.DEALER_UP, EventKind.DRAW, EventKind.REVEAL):
             delays.setdefault(None, []).append(i)
-        text = _event_text(e)
-        if text:
-            log.append(LogLine(text, min(i, MAX_DELAY)))
+        log.extend(LogLine(text, min(i, MAX_DELAY)) for text in texts)
 
     def cards_with_delays(codes: tuple[str, ...], key: _DelayKey) -> list[CardView]:
         pending = delays.get(key, [])
@@ -309,6 +391,12 @@ def round_view(
 
     turn = view.turn
     players = view.phase == "players"
+    started = view.phase not in ("insurance", "players")  # the players are done
+
+    def finished(i: int, h: int, outcome: str | None) -> bool:
+        """A hand played out shows the total it ended on (18), not its soft reading."""
+        return started or outcome is not None or (turn is not None and (i, h) < turn)
+
     human = set(rnd.human_seats)
     levels = {int(k): v for k, v in rnd.ai_levels.items()}
     boxes = []
@@ -320,7 +408,7 @@ def round_view(
         hands = [
             HandView(
                 cards=cards_with_delays(hd.cards, (i, h)),
-                display=hd.display,
+                display=str(hd.total) if finished(i, h, hd.outcome) else hd.display,
                 bet=fmt(hd.bet),
                 doubled=hd.doubled,
                 outcome=hd.outcome,
@@ -354,9 +442,17 @@ def round_view(
     if rnd.is_playing:
         net_text = ""
     elif net > 0:
-        net_text = _("You won %(amount)s debens.") % {"amount": fmt(net)}
+        net_text = ngettext(
+            "You won %(amount)s deben.",
+            "You won %(amount)s debens.",
+            plural_count(net),  # type: ignore[arg-type]  # a Decimal picks the fraction form
+        ) % {"amount": fmt(net)}
     elif net < 0:
-        net_text = _("You lost %(amount)s debens.") % {"amount": fmt(-net)}
+        net_text = ngettext(
+            "You lost %(amount)s deben.",
+            "You lost %(amount)s debens.",
+            plural_count(net),  # type: ignore[arg-type]  # a Decimal picks the fraction form
+        ) % {"amount": fmt(-net)}
     else:
         net_text = _("You broke even.")
     texts = [line.text for line in log]
@@ -368,7 +464,7 @@ def round_view(
     if hints and rnd.is_playing and turn is not None:
         move = ai.chart_move(state, view.legal)
         hint_move = move.value
-        hint = _("The chart plays: %(move)s") % {"move": MOVE_NAMES[move.value]}
+        hint = _("The chart's move: %(move)s") % {"move": MOVE_NAMES[move.value]}
     return RoundView(
         round_id=rnd.pk,
         seq=rnd.seq,
@@ -376,8 +472,9 @@ def round_view(
         insurance=insurance,
         even_money=even_money,
         dealer_cards=cards_with_delays(view.dealer.cards, None),
-        dealer_hidden=view.dealer.hidden,
-        dealer_display=view.dealer.display,
+        # A no-hole-card dealer has no card face down: the second comes after the players.
+        dealer_hidden=view.dealer.hidden if state.rules.peek is not Peek.NONE else 0,
+        dealer_display=str(view.dealer.total) if started else view.dealer.display,
         boxes=boxes,
         legal=frozenset(m.value for m in view.legal),
         turn_box=turn[0] + 1 if turn is not None else None,
@@ -403,27 +500,122 @@ def ev_lost_text(ev_lost: float, bet: Decimal) -> str:
     '−22.39 % of the bet (−44.78 debens)'
     """
     cost = (Decimal(str(round(ev_lost, 6))) * bet).quantize(Decimal("0.01"))
-    return _("%(percent)s %% of the bet (%(amount)s debens)") % {
+    return ngettext(
+        "%(percent)s %% of the bet (%(amount)s deben)",
+        "%(percent)s %% of the bet (%(amount)s debens)",
+        plural_count(cost),  # type: ignore[arg-type]  # a Decimal picks the fraction form
+    ) % {
         "percent": signed(-100.0 * ev_lost),
         "amount": f"−{fmt(cost)}" if cost else fmt(cost),
     }
 
 
+def _is_blackjack(codes: list[str]) -> bool:
+    return len(codes) == 2 and {Card.parse(c).points for c in codes} == {1, 10}
+
+
+def unaffordable_text(move: str, gain: float) -> str:
+    """Why the review's best move is not the chart's: the balance ruled the better one out.
+
+    >>> from django.utils import translation
+    >>> with translation.override("en"):
+    ...     unaffordable_text("split", 0.0412)
+    'Split was better by 4.12% of the bet, but your balance could not cover it.'
+    """
+    return _(
+        "%(move)s was better by %(percent)s of the bet, but your balance could not cover it."
+    ) % {"move": MOVE_NAMES[move], "percent": percent(signed(100.0 * gain).lstrip("+"))}
+
+
 def review_lines(rnd: Round) -> list[ReviewLine]:
-    """The learner's decisions in this round: the move, the best move, and the EV lost."""
+    """The learner's decisions in this round: the move, the best move, and the EV lost.
+
+    An insurance decision on a blackjack is named as the even-money offer it was."""
     bets = {b["seat"]: Decimal(b["bet"]) for b in rnd.state["boxes"]}
-    return [
-        ReviewLine(
-            box=line["seat"] + 1,
-            cards=[card_view(c) for c in line["cards"]],
-            up=card_view(line["up"]),
-            choice=MOVE_NAMES[line["choice"]],
-            best=MOVE_NAMES[line["best"]],
-            correct=line["correct"],
-            ev_lost=ev_lost_text(line["ev_lost"], bets[line["seat"]]),
+    lines = []
+    for line in rnd.review:
+        names = MOVE_NAMES
+        if line["choice"] in EVEN_MONEY_NAMES and _is_blackjack(line["cards"]):
+            names = {**MOVE_NAMES, **EVEN_MONEY_NAMES}
+        unaffordable = line.get("unaffordable")
+        lines.append(
+            ReviewLine(
+                box=line["seat"] + 1,
+                cards=[card_view(c) for c in line["cards"]],
+                up=card_view(line["up"]),
+                choice=names[line["choice"]],
+                best=names[line["best"]],
+                correct=line["correct"],
+                ev_lost=ev_lost_text(line["ev_lost"], bets[line["seat"]]),
+                unaffordable=unaffordable_text(unaffordable, line["unaffordable_gain"])
+                if unaffordable
+                else "",
+            )
         )
-        for line in rnd.review
-    ]
+    return lines
+
+
+@dataclass(frozen=True, slots=True)
+class CoachOption:
+    move: str
+    name: str
+    ev: str  # signed, in percent of the bet: "+4.12%"
+    best: bool
+    chosen: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CoachWarning:
+    """Coach mode's stop before a costly move: every option's EV, the move and the best."""
+
+    move: str
+    move_name: str
+    best: str
+    best_name: str
+    cost: str
+    options: list[CoachOption]
+
+
+def coach_warning(rnd: Round, *, move: str, balance: Decimal) -> CoachWarning | None:
+    """The warning coach mode shows before ``move`` when it costs EV, else ``None`` (a legal,
+    best or equal move, or one the engine has no EV for).  Reads only: nothing is played."""
+    if not rnd.is_playing:
+        return None
+    state = state_from_json(rnd.state)
+    offered = legal_moves(state, balance=Fraction(balance))  # type: ignore[arg-type]
+    try:
+        chosen = Move(move)
+    except ValueError:
+        return None
+    ev = ai.decision_ev(state, offered) if state.turn is not None else None
+    if ev is None or chosen not in ev:
+        return None
+    best = max(ev, key=lambda m: ev[m])
+    if ev[best] - ev[chosen] <= EV_TIE:
+        return None
+    assert state.turn is not None  # decision_ev gave EVs: a hand is in turn
+    box = state.box(state.turn[0])
+    names = MOVE_NAMES
+    if state.phase is Phase.INSURANCE and _is_blackjack([c.code for c in box.hands[0].cards]):
+        names = {**MOVE_NAMES, **EVEN_MONEY_NAMES}
+    bet = Decimal(box.bet)
+    return CoachWarning(
+        move=chosen.value,
+        move_name=str(names[chosen.value]),
+        best=best.value,
+        best_name=str(names[best.value]),
+        cost=ev_lost_text(ev[best] - ev[chosen], bet),
+        options=[
+            CoachOption(
+                move=m.value,
+                name=str(names[m.value]),
+                ev=percent(signed(100.0 * v)),
+                best=m is best,
+                chosen=m is chosen,
+            )
+            for m, v in sorted(ev.items(), key=lambda kv: -kv[1])
+        ],
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -509,7 +701,18 @@ def _seat_shoe_left(seat: Seat, rules: Rules) -> int:
     return rules.decks * 52
 
 
+def staked_text(rnd: Round) -> str:
+    """What the learner has staked: the settled figure, or while the round is in play what
+    lies on the table now (bets, doubles, splits, insurance)."""
+    if not rnd.is_playing:
+        return fmt(rnd.staked)
+    state = state_from_json(rnd.state)
+    human = set(rnd.human_seats)
+    return _paid(sum((b.staked for b in state.boxes if b.seat in human), start=0))
+
+
 def full_log(rnd: Round) -> list[str]:
     """Every event of the round that a player may see, in order (history page)."""
-    view = seen_round(state_from_json(rnd.state))
-    return [t for t in (_event_text(e) for e in view.events) if t]
+    state = state_from_json(rnd.state)
+    view = seen_round(state)
+    return [t for texts in _log_texts(view, state.rules, view.events) for t in texts]

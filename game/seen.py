@@ -49,6 +49,7 @@ class SeenEvent:
 class SeenHand:
     cards: tuple[str, ...]  # card codes
     display: str  # the total as shown: "17", "7 / 17"
+    total: int  # the total that plays: 17
     bet: int
     doubled: bool
     outcome: str | None
@@ -69,6 +70,7 @@ class SeenDealer:
     cards: tuple[str, ...]  # the cards face up
     hidden: int  # cards face down (the hole card until it is revealed)
     display: str
+    total: int  # the total that plays, of the cards face up
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +92,7 @@ def _hand(h: Mapping[str, Any]) -> SeenHand:
     return SeenHand(
         cards=tuple(h["cards"]),
         display=h["display"],
+        total=h["total"],
         bet=h["bet"],
         doubled=h["doubled"],
         outcome=h["outcome"],
@@ -108,7 +111,9 @@ def seen_round(state: RoundState, *, balance: Fraction | None = None) -> SeenRou
         phase=view["phase"],
         turn=None if turn is None else (turn[0], turn[1]),
         legal=frozenset(Move(m) for m in view["legal_moves"]),
-        dealer=SeenDealer(tuple(dealer["cards"]), dealer["hidden"], dealer["display"]),
+        dealer=SeenDealer(
+            tuple(dealer["cards"]), dealer["hidden"], dealer["display"], dealer["total"]
+        ),
         boxes=tuple(
             SeenBox(
                 seat=b["seat"],

@@ -7,7 +7,8 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet, Window
+from django.db.models.functions import RowNumber
 
 from accounts.models import User
 from game.limits import table_rules
@@ -54,4 +55,16 @@ def user_round(*, user: User | Any, round_id: int) -> Round:
 
 
 def history(*, user: User) -> QuerySet[Round]:
-    return Round.objects.filter(user=user).select_related("seat__table").order_by("-id")
+    """The user's rounds, newest first, each with ``number``: the user's own count from 1
+    (the database id says how many rounds everyone has played)."""
+    return (
+        Round.objects.filter(user=user)
+        .select_related("seat__table")
+        .annotate(number=Window(RowNumber(), order_by=F("id").asc()))
+        .order_by("-id")
+    )
+
+
+def round_number(*, rnd: Round) -> int:
+    """The round's place among its user's rounds, from 1."""
+    return Round.objects.filter(user_id=rnd.user_id, id__lte=rnd.pk).count()

@@ -48,7 +48,7 @@ from blackjack import (
 )
 from blackjack import refusal as engine_refusal
 from computed.services import chart_job_ensure
-from core.display import or_list
+from core.display import fmt, or_list
 from decisions.models import Decision
 from decisions.services import decision_record
 from game import ai
@@ -61,13 +61,16 @@ NO_BET = _("Place a bet on at least one box.")
 BET_OUT_OF_LIMITS = _("Each bet must lie within the table's limits.")
 BET_NOT_IN_CHIPS = _("A bet must be made of the table's chips.")
 BET_OVER_BALANCE = _("Your balance cannot cover these bets.")
-BOX_COUNT_REFUSED = _("At this table you bet on %(counts)s boxes at a time.")
+BETS_OVER_BALANCE = _(
+    "Your balance cannot cover these bets: they come to %(total)s, and your balance is %(balance)s."
+)
+BOX_COUNT_REFUSED = _("At this table you may bet on this many boxes at a time: %(counts)s.")
 UNKNOWN_BOX = _("There is no such box.")
 UNKNOWN_LEVEL = _("There is no such AI level.")
 ROUND_IN_PLAY = _("Finish the round in play first.")
 TOP_UP_NOT_DUE = _(
-    "A top-up is given only when your balance is below %(minimum)s debens, the smallest bet"
-    " at the Scribes' table."
+    "A top-up is given only when your balance is below the smallest bet at the Scribes' table"
+    " (%(minimum)s)."
 )
 # A move sent from a page the round has left behind: a second click, or another tab or window
 # that played on.  Nothing was done twice; say so without guessing which it was.
@@ -204,6 +207,14 @@ def seat_set_hints(*, user: User, table: Table, on: bool) -> Seat:
         return seat
 
 
+def seat_set_coach(*, user: User, table: Table, on: bool) -> Seat:
+    with transaction.atomic():
+        seat = seat_get_or_create(user=user, table=table, lock=True)
+        seat.coach = on
+        seat.save(update_fields=["coach"])
+        return seat
+
+
 def _shoe_from_seat(seat: Seat) -> Shoe | None:
     return shoe_from_json(seat.shoe) if seat.shoe else None
 
@@ -225,8 +236,10 @@ def _check_bets(table: Table, bets: Mapping[int, int], balance: Decimal) -> None
     if table.box_counts and len(bets) not in table.box_counts:
         counts = or_list(table.box_counts)
         raise PlayError(BOX_COUNT_REFUSED % {"counts": counts}, "box_count")
-    if sum(bets.values()) > balance:
-        raise PlayError(BET_OVER_BALANCE, "insufficient_balance")
+    total = sum(bets.values())
+    if total > balance:
+        figures = {"total": fmt(total), "balance": fmt(balance)}
+        raise PlayError(BETS_OVER_BALANCE % figures, "insufficient_balance")
 
 
 def _clean_ai_levels(ai_levels: Mapping[int, str], bets: Mapping[int, int]) -> dict[int, str]:
@@ -337,6 +350,14 @@ def _record_decision(
     if ev is None or move not in ev:
         return None
     chart = ai.chart_move(state, offered)
+    # The best move had the balance covered every option: the review says when the
+    # balance ruled it out (Split at 3,3 with too little in the wallet).
+    every = ai.decision_ev(state, legal_moves(state, balance=None))
+    unaffordable, gain = None, 0.0
+    if every is not None:
+        best_of_all = max(every, key=lambda m: every[m])
+        if best_of_all not in offered and every[best_of_all] > max(ev.values()):
+            unaffordable, gain = best_of_all, every[best_of_all] - max(ev.values())
     up = state.up_card
     d: Decision = decision_record(
         user=user,
@@ -360,6 +381,14 @@ def _record_decision(
         "ev": {m.value: v for m, v in ev.items()},
         "ev_lost": d.ev_lost,
         "correct": d.correct,
+        **(
+            {
+                "unaffordable": unaffordable.value,
+                "unaffordable_gain": gain,
+            }
+            if unaffordable is not None
+            else {}
+        ),
     }
 
 

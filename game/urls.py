@@ -13,5 +13,6 @@ urlpatterns = [
     path("table/<slug:slug>/", views.table, name="table"),
     path("table/<slug:slug>/deal/", views.deal, name="deal"),
     path("table/<slug:slug>/hints/", views.hints, name="hints"),
+    path("table/<slug:slug>/coach/", views.coach, name="coach"),
     path("round/<int:round_id>/move/", views.move, name="move"),
 ]

@@ -50,6 +50,7 @@ def _table_response(
     status: int = 200,
     result: services.MoveResult | None = None,
     entered: QueryDict | None = None,
+    coach: presenters.CoachWarning | None = None,
 ) -> HttpResponse:
     if result is not None:  # the round, its seat and the balance as the move left them
         rnd = result.round
@@ -61,7 +62,7 @@ def _table_response(
         context = presenters.table_context(user=request.user, table=table, entered=entered)
     if not request.user.is_authenticated:
         context["seat"].hints = table.slug in request.session.get(HINTS_SESSION_KEY, [])
-    context.update(error=error, notice=notice, **_top_up_amount())
+    context.update(error=error, notice=notice, coach=coach, **_top_up_amount())
     context["offer_amount"] = offer_amount(context["view"])
     context["chip_selected"] = chip_to_select(
         chips=table.chips,
@@ -155,6 +156,26 @@ def deal(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return _see_table(table)
 
 
+def _coach_stop(request: HtmxHttpRequest, round_id: int, name: str) -> HttpResponse | None:
+    """Coach mode: the table with a warning instead of a costly move, until it is confirmed
+    (``confirm=1``).  Nothing is written; a request on an old ``seq`` goes on to the service,
+    which says it is stale."""
+    if request.POST.get("confirm") == "1":
+        return None
+    try:
+        rnd = selectors.user_round(user=request.user, round_id=round_id)
+    except Round.DoesNotExist:
+        return None
+    if not rnd.seat.coach or str(rnd.seq) != request.POST.get("seq", "").strip():
+        return None
+    warning = presenters.coach_warning(
+        rnd, move=name, balance=selectors.wallet_balance(user=request.user)
+    )
+    if warning is None:
+        return None
+    return _table_response(request, rnd.seat.table, coach=warning)
+
+
 @never_cache
 @require_POST
 def move(request: HtmxHttpRequest, round_id: int) -> HttpResponse:
@@ -162,6 +183,9 @@ def move(request: HtmxHttpRequest, round_id: int) -> HttpResponse:
         raise Http404
     try:
         name, seq = parse_move(request.POST)
+        stop = _coach_stop(request, round_id, name)
+        if stop is not None:
+            return stop
         result = services.round_apply_move(
             round_id=round_id,
             user=request.user,
@@ -205,6 +229,19 @@ def hints(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 
 @never_cache
+@require_POST
+def coach(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Coach mode on or off.  A visitor gets a seat only with a first bet, so the switch is
+    for a learner with a seat (or an account): anyone else is sent back to the table."""
+    table = _table(slug)
+    if request.user.is_authenticated:
+        services.seat_set_coach(user=request.user, table=table, on=request.POST.get("on") == "1")
+    if request.htmx:
+        return _table_response(request, table)
+    return _see_table(table)
+
+
+@never_cache
 @require_GET
 def history(request: HtmxHttpRequest) -> HttpResponse:
     rounds = selectors.history(user=request.user)[:100] if request.user.is_authenticated else []
@@ -213,7 +250,7 @@ def history(request: HtmxHttpRequest) -> HttpResponse:
             "round": r,
             "table_name": presenters.table_name(r.seat.table),
             "net": fmt_signed(r.net),
-            "staked": fmt(r.staked),
+            "staked": presenters.staked_text(r),
         }
         for r in rounds
     ]
@@ -229,11 +266,12 @@ def history_round(request: HtmxHttpRequest, round_id: int) -> HttpResponse:
         raise Http404 from None
     context = {
         "round": rnd,
+        "number": selectors.round_number(rnd=rnd),
         "table_name": presenters.table_name(rnd.seat.table),
         "view": presenters.round_view(rnd),
         "log": presenters.full_log(rnd),
         "net": fmt(rnd.net),
-        "staked": fmt(rnd.staked),
+        "staked": presenters.staked_text(rnd),
         "paid": fmt(rnd.paid),
     }
     return render(request, "game/round.html", context)

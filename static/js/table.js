@@ -94,7 +94,8 @@
     if (!round || !round.contains(event.detail.elt)) return;
     restoreChip(round);
     var over = round.querySelector(".round-result") && !round.querySelector(".play-error");
-    var target = round.querySelector("[data-question]") ||
+    // Coach mode's warning takes the focus itself (read first, no button chosen for the learner).
+    var target = round.querySelector("[data-coach]") || round.querySelector("[data-question]") ||
       round.querySelector("button.move:not([disabled])") ||
       (over && round.querySelector("[data-repeat]")) || round.querySelector("[data-deal]");
     if (target) target.focus({ preventScroll: true });

@@ -269,3 +269,15 @@ def test_account_page_sends_guests_and_anonymous_away(client):
     client.post("/en/accounts/teacher/")
     guest.refresh_from_db()
     assert not guest.is_teacher and guest.role == "learner"
+
+
+def test_login_warns_a_guest_that_the_guest_s_play_stays_behind(client, django_user_model):
+    """Issue 16: logging in from a guest session silently dropped the guest's chips and
+    rounds; the log-in page now says so before it happens and offers sign-up instead."""
+    assert "guest-warning" not in client.get("/en/accounts/login/").content.decode()
+    guest = django_user_model.objects.create_user(username="guest-x1", is_guest=True)
+    client.force_login(guest)
+    page = client.get("/en/accounts/login/").content.decode()
+    assert 'id="guest-warning"' in page
+    assert "stay behind with the guest and are not added to the account" in page
+    assert 'href="/en/accounts/signup/"' in page

@@ -182,7 +182,9 @@ def test_refused_bet_keeps_the_table_page_with_debug_on(
     open_table(page, live_server)
     page.fill("#bet-0", "5000")
     page.click("[data-deal]")
-    expect(page.locator(".play-error")).to_have_text("Your balance cannot cover these bets.")
+    expect(page.locator(".play-error")).to_have_text(
+        "Your balance cannot cover these bets: they come to 5,000, and your balance is 1,000."
+    )
     expect(page.locator("h1")).to_have_text("Scribes' table")
     expect(page.locator(".site-header")).to_be_visible()
     expect(page.locator("[data-deal]")).to_be_focused()
@@ -243,4 +245,32 @@ def test_phone_review_and_history_fit_360_in_ukrainian(
     page.locator("table.history a").first.click()
     expect(page.locator(".review tbody tr")).to_have_count(3)
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    axe_check(page)
+
+
+@pytest.mark.parametrize(("fixture", "width"), [("page", 1280), ("phone_page", 360)])
+def test_coach_mode_stops_a_costly_move_shows_the_evs_and_plays_it_when_confirmed(
+    request, live_server, scribes, player, axe_check, screenshot, fixture, width
+):
+    page = request.getfixturevalue(fixture)
+    rig(player, scribes, ["10s 6d"], "10h 7c", "9c")
+    sign_in(page, live_server, player)
+    open_table(page, live_server)
+    page.fill("#bet-0", "100")
+    page.click("[data-deal]")
+    expect(page.locator('button[data-key="d"]')).to_be_enabled()
+    page.click('form.hints-toggle button:has-text("Coach mode")')
+    expect(page.locator('button:has-text("Coach mode")')).to_have_attribute("aria-pressed", "true")
+    press(page, "d")  # doubling 16 against a ten costs EV: coach mode stops it
+    coach = page.locator("[data-coach]")
+    expect(coach).to_contain_text("Wait: the cost of Double is")
+    expect(coach.locator(".coach-evs tr")).to_have_count(3)  # hit, stand, double
+    expect(coach).to_be_focused()
+    expect(page.locator(".box-you .hand .stake")).to_have_text("100")  # nothing played yet
+    page.wait_for_timeout(2500)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    axe_check(page)
+    screenshot(page, f"play-coach-{width}")
+    page.click('button:has-text("Play Double anyway")')
+    expect(page.locator(".review")).to_contain_text("Double")
     axe_check(page)

@@ -154,7 +154,9 @@ def test_the_sixdeck_table_takes_one_box_or_all_five(learner, tables, boxes, all
     with pytest.raises(PlayError) as err:
         round_deal(user=learner, table=tables["sixdeck"], bets=bets, ai_levels={4: "easy"})
     assert err.value.code == "box_count"
-    assert str(err.value.message) == "At this table you bet on 1 or 5 boxes at a time."
+    assert str(err.value.message) == (
+        "At this table you may bet on this many boxes at a time: 1 or 5."
+    )
     assert not Round.objects.exists()
 
 
@@ -304,8 +306,8 @@ def test_top_up_only_below_the_scribes_minimum(learner, tables, rig):
         wallet_top_up(user=learner)
     assert err.value.code == "top_up_not_due"
     assert str(err.value.message) == (
-        "A top-up is given only when your balance is below 100 debens, the smallest bet at"
-        " the Scribes' table."
+        "A top-up is given only when your balance is below the smallest bet at the Scribes'"
+        " table (100)."
     )
     rig(learner, tables["scribes"], boxes=["10s 9d"], dealer="10h Ac")
     round_deal(user=learner, table=tables["scribes"], bets={0: 900})
