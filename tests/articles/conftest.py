@@ -31,8 +31,6 @@ def house_doc() -> dict[str, Any]:
 
 @pytest.fixture(autouse=True)
 def _fresh(monkeypatch):
-    monkeypatch.setattr(figures, "RUN_JOBS_IN_THREADS", False)
-    monkeypatch.setattr(trainer_services, "RUN_JOBS_IN_THREADS", False)
     selectors.forget()
     trainer_selectors.tables_forget()
     yield

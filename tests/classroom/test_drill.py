@@ -19,7 +19,6 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def tables(db, monkeypatch):
-    monkeypatch.setattr(trainer_services, "RUN_JOBS_IN_THREADS", False)
     trainer_selectors.tables_forget()
     trainer_services.tables_store(rules=THOTH, **thoth_docs())
     yield
