@@ -9,7 +9,7 @@ from articles import content
 
 # Public pages that need no login (a GET of each writes nothing).
 PUBLIC_PAGES: tuple[str, ...] = ("core:home", "articles:index", "trainer:index", "trainer:chart",
-                                 "game:index")  # fmt: skip
+                                 "game:lobby")  # fmt: skip
 
 
 class PagesSitemap(Sitemap[str]):

@@ -14,8 +14,8 @@ from blackjack import MemoryStore
 from computed.store import DatabaseTableStore
 from computed.tables import chart_key
 from tests.trainer.conftest import THOTH, thoth_docs
-from trainer import selectors as trainer_selectors
-from trainer import services as trainer_services
+from computed import selectors as trainer_selectors
+from computed import services as trainer_services
 
 _DOC: dict[str, Any] = {}
 

@@ -18,7 +18,13 @@ from computed.models import ChartJob, ComputedTable
 from decisions.models import Decision, WeakSpot
 from trainer.models import Situation
 
-BEFORE = [("trainer", "0002_drill_tables"), ("decisions", None), ("computed", None)]
+# accounts too: the old models of trainer 0002 know the user table as accounts 0001 made it.
+BEFORE = [
+    ("accounts", "0001_initial"),
+    ("trainer", "0002_drill_tables"),
+    ("decisions", None),
+    ("computed", None),
+]
 
 
 def _migrate(targets: list[tuple[str, str | None]]) -> MigrationExecutor:
