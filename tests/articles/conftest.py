@@ -11,11 +11,10 @@ import pytest
 
 from articles import figures, selectors
 from blackjack import MemoryStore
+from computed import selectors as trainer_selectors
 from computed.store import DatabaseTableStore
 from computed.tables import chart_key
 from tests.trainer.conftest import THOTH, thoth_docs
-from computed import selectors as trainer_selectors
-from computed import services as trainer_services
 
 _DOC: dict[str, Any] = {}
 
