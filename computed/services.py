@@ -91,8 +91,10 @@ def chart_job_ensure(rules: Rules) -> ChartJob | None:
 
 
 def _stored(rules: Rules, kind: str) -> bool:
+    # A kind with its own product (the house edge) is done when that is stored: the tables
+    # were only the way to it.
     extra = KIND_STORED.get(kind)
-    return tables_stored(rules) and (extra is None or extra(rules))
+    return extra(rules) if extra is not None else tables_stored(rules)
 
 
 def job_request(
