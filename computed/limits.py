@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from typing import TypedDict
 
 from django.core.cache import cache
 from django.http import HttpRequest
@@ -44,7 +45,12 @@ def job_allowed(*, user_key: str | None, address: str | None) -> bool:
     return allowed
 
 
-def requester(request: HttpRequest) -> dict[str, str | None]:
+class Requester(TypedDict):
+    user_key: str | None
+    address: str | None
+
+
+def requester(request: HttpRequest) -> Requester:
     """The scopes a request's new work counts against: its user (if signed in) and its client
     address (behind the trusted proxies, as for log-in attempts)."""
     user = getattr(request, "user", None)
