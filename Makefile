@@ -20,8 +20,11 @@ setup: $(VENV)/.installed
 	$(PY) manage.py migrate --noinput --verbosity 0
 	$(PY) manage.py bootstrap
 
+# The web server and one task worker (the charts of new rule sets), both under honcho:
+# Ctrl-C ends both. Procfile.dev names the processes; the Procfile is a deployment's.
+HONCHO = PATH="$(abspath $(BIN)):$$PATH" $(BIN)/honcho -f Procfile.dev
 run: setup
-	$(PY) manage.py runserver 127.0.0.1:8000
+	$(HONCHO) start web worker
 
 # Production settings under gunicorn on loopback, over plain HTTP (DJANGO_HTTPS=false): to try
 # what a deployment runs. A deployment itself: the Procfile and README's "Running in production".
@@ -33,8 +36,7 @@ serve: setup
 	@mkdir -p var; test -s var/serve-secret-key || $(PY) -c 'import secrets; print(secrets.token_urlsafe(50))' > var/serve-secret-key
 	$(SERVE_ENV) $(PY) manage.py collectstatic --noinput --verbosity 0
 	$(SERVE_ENV) $(PY) manage.py check --deploy --fail-level ERROR
-	$(SERVE_ENV) $(BIN)/gunicorn config.wsgi --bind $(SERVE_BIND) --workers $(SERVE_WORKERS) \
-	  --max-requests 2000 --max-requests-jitter 200 --access-logfile -
+	$(SERVE_ENV) SERVE_BIND=$(SERVE_BIND) SERVE_WORKERS=$(SERVE_WORKERS) $(HONCHO) start serve worker
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .

@@ -100,11 +100,15 @@ def _rule_sets(rules: Any, singles: list[tuple[str, str, Any]]) -> list[Any]:
     return list(dict.fromkeys(sets))
 
 
-def calculator_start(form: CalculatorForm) -> None:
-    """Ask for every edge the answer needs that is not stored (the queue's hook)."""
+def calculator_start(
+    form: CalculatorForm, *, user_key: str | None = None, address: str | None = None
+) -> None:
+    """Ask the task queue for every edge the answer needs that is not stored.  Raises
+    ``computed.services.RateLimited`` (after asking for those it could) when the requester
+    asked for too much new work."""
     rules, singles = _needed(form)
     for r in _rule_sets(rules, singles):
-        figures.edge_job_start(r)
+        figures.edge_job_start(r, user_key=user_key, address=address)
 
 
 def house_form() -> CalculatorForm:

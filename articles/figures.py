@@ -23,11 +23,7 @@ import math
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
-
-from django.db import connection, transaction
-from django.utils import timezone
 
 from blackjack import (
     DEFAULT_PRESET,
@@ -375,58 +371,25 @@ class EdgeProgress:
     failed: bool
 
 
-# Tests switch this off and run the job in the test's own thread (see trainer.services).
-RUN_JOBS_IN_THREADS = True
-STALE_JOB = timedelta(minutes=2)
+def edge_compute(rules: Rules) -> None:
+    """The house edge of ``rules`` (its chart stored already): a worker's step after the
+    tables, registered on the computed app's jobs by ``ArticlesConfig.ready``."""
+    house_edge(rules, store=DatabaseTableStore())
 
 
-def _edge_work(rules: Rules) -> None:
-    """The chart (with its progress on the trainer's ``ChartJob``), then the house edge."""
-    store = DatabaseTableStore()
-    if not computed_services.tables_stored(rules):
-        computed_services.chart_job_run(rules=rules)
-    house_edge(rules, store=store)
-    ChartJob.objects.filter(rules_key=rules.key()).update(updated_at=timezone.now())
+def edge_stored(rules: Rules) -> bool:
+    return edge_get(rules) is not None
 
 
-def _edge_thread(rules: Rules) -> None:
-    try:
-        _edge_work(rules)
-    except Exception:
-        logger.exception("computing the house edge of %s failed", rules.key())
-        ChartJob.objects.filter(rules_key=rules.key()).update(error="house edge failed")
-    finally:
-        connection.close()
-
-
-def edge_job_start(rules: Rules) -> None:
-    """Start computing the house edge of ``rules`` in the background, unless it is stored or
-    already being computed.  The one hook the task queue replaces: the job computes the chart
-    through the trainer's chart job (whose progress row the page polls), then the edge."""
-    if edge_get(rules) is not None:
-        return
-    now = timezone.now()
-    job, created = ChartJob.objects.get_or_create(
-        rules_key=rules.key(), defaults={"rules": rules.to_dict()}
+def edge_job_start(
+    rules: Rules, *, user_key: str | None = None, address: str | None = None
+) -> None:
+    """Ask a worker for the house edge of ``rules`` (its chart first), unless it is stored
+    or already asked for: the trainer's chart job, of kind "edge".  Raises
+    ``computed.services.RateLimited`` when the requester asked for too much new work."""
+    computed_services.job_request(
+        rules=rules, kind=ChartJob.Kind.EDGE, user_key=user_key, address=address
     )
-    start = created
-    if not created:
-        stale = job.updated_at < now - STALE_JOB
-        # A finished chart whose edge is missing, a failed job, or one whose worker died.
-        if job.error or stale or job.finished:
-            start = bool(
-                ChartJob.objects.filter(pk=job.pk, updated_at=job.updated_at).update(
-                    error="", updated_at=now
-                )
-            )
-    if not start:
-        return
-    if RUN_JOBS_IN_THREADS:
-        transaction.on_commit(
-            lambda: threading.Thread(target=_edge_thread, args=(rules,), daemon=True).start()
-        )
-    else:
-        _edge_work(rules)
 
 
 def edge_progress(rules: Rules) -> EdgeProgress | None:
@@ -436,7 +399,7 @@ def edge_progress(rules: Rules) -> EdgeProgress | None:
     if job is None:
         return None
     percent = 95 if job.finished else math.floor(0.95 * job.percent)
-    return EdgeProgress(percent, bool(job.error))
+    return EdgeProgress(percent, job.status == ChartJob.Status.FAILED)
 
 
 def house_stakes() -> list[Any]:

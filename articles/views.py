@@ -8,14 +8,21 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 
 from articles import calculator, content, selectors
 from articles.forms import CalculatorForm
+from computed import limits
+from computed.services import RateLimited
 from core.http import HtmxHttpRequest
 
 CALCULATOR_SLUG = "house-edge"
 READ_ALSO = 3
+TOO_MANY = _(
+    "You have asked for many new computations lately. Please wait a few minutes and try again."
+)
 
 
 def _lang() -> str:
@@ -114,7 +121,11 @@ def calculator_compute(request: HtmxHttpRequest) -> HttpResponse:
     form = CalculatorForm(request.POST)
     if not form.is_valid():
         return HttpResponse(_calculator_html(request, form), status=400)
-    calculator.calculator_start(form)
+    try:
+        calculator.calculator_start(form, **limits.requester(request))
+    except RateLimited:
+        notice = format_html('<p class="message message-error" role="alert">{}</p>', TOO_MANY)
+        return HttpResponse(notice + _calculator_html(request, form), status=429)
     query = request.POST.copy()
     query.pop("csrfmiddlewaretoken", None)
     url = reverse("articles:article", kwargs={"slug": CALCULATOR_SLUG})

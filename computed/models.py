@@ -25,10 +25,30 @@ class ComputedTable(models.Model):
 
 
 class ChartJob(models.Model):
-    """Progress of computing a rule set's tables, polled by the chart page."""
+    """Progress of computing a rule set's tables, polled by the chart page.
+
+    The work itself runs in a django-tasks worker; this row is what the pages show and what
+    the re-queue of a dead worker's job compares and sets (``ticket`` names the one task run
+    allowed to write progress; ``updated_at`` is its heartbeat)."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting"  # in line: more jobs than the bound are pending
+        QUEUED = "queued"  # handed to the task queue
+        RUNNING = "running"
+        FAILED = "failed"
+        DONE = "done"
+
+    class Kind(models.TextChoices):
+        TABLES = "tables"  # the chart and the two-card analyses
+        EDGE = "edge"  # those, then the house edge (the articles' calculator)
 
     rules_key = models.CharField(max_length=16, unique=True)
     rules = models.JSONField()
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.TABLES)
+    ticket = models.CharField(max_length=32, blank=True)
+    task_id = models.CharField(max_length=64, blank=True)
+    queued_at = models.DateTimeField(null=True, blank=True)
     done = models.PositiveIntegerField(default=0)
     total = models.PositiveIntegerField(default=1)
     finished = models.BooleanField(default=False)
@@ -38,6 +58,7 @@ class ChartJob(models.Model):
 
     class Meta:
         db_table = "trainer_chartjob"
+        indexes = [models.Index(fields=["status", "queued_at"], name="chartjob_status_queued")]
 
     def __str__(self) -> str:
         return f"{self.rules_key}: {self.done}/{self.total}"

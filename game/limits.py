@@ -30,9 +30,13 @@ def top_up_threshold() -> Decimal:
     return Decimal(min(stakes.min_bet for stakes in HOUSE_TABLES))
 
 
-def top_up_due(*, balance: Decimal) -> bool:
-    """
+def top_up_due(*, balance: Decimal, at_stake: Decimal = Decimal(0)) -> bool:
+    """Due only when the balance plus the chips still on tables (open rounds) is below the
+    smallest house minimum: chips at stake come back to a winner (issue 15, finding 8).
+
     >>> top_up_due(balance=Decimal("99.50")), top_up_due(balance=Decimal(100))
     (True, False)
+    >>> top_up_due(balance=Decimal(0), at_stake=Decimal(1000))
+    False
     """
-    return balance < top_up_threshold()
+    return balance + at_stake < top_up_threshold()

@@ -26,6 +26,7 @@ from random import Random
 from typing import Any, Final
 
 from django.db import IntegrityError, transaction
+from django.db.models import Sum
 from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
@@ -165,7 +166,13 @@ def wallet_top_up(*, user: User) -> Wallet:
     """Add the free 1,000 when the balance cannot cover any table's minimum."""
     with transaction.atomic():
         wallet = _wallet_locked(user)
-        if not top_up_due(balance=wallet.balance):
+        # The chips in open rounds (their entries' net, negative while at stake); the wallet
+        # row is locked, and every deal and move locks it too, so none slips in meanwhile.
+        open_net = LedgerEntry.objects.filter(
+            wallet=wallet, round__status=Round.Status.PLAYING
+        ).aggregate(s=Sum("amount"))["s"]
+        at_stake = -open_net if open_net is not None and open_net < 0 else Decimal(0)
+        if not top_up_due(balance=wallet.balance, at_stake=at_stake):
             minimum = number_format(top_up_threshold(), force_grouping=True)
             raise PlayError(TOP_UP_NOT_DUE % {"minimum": minimum}, "top_up_not_due")
         _entry(wallet, LedgerEntry.Kind.TOP_UP, TOP_UP_AMOUNT).save()

@@ -10,15 +10,17 @@ from typing import Any
 
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.models import User
 from accounts.services import user_or_new_guest
 from blackjack import Rules
+from computed import limits
 from computed import selectors as computed_selectors
 from computed import services as computed_services
 from computed.tables import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, UPS
@@ -178,31 +180,63 @@ def stats(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "trainer/stats.html", {"stats": data, "ups": UPS, "plots": plots})
 
 
-@require_GET
+TOO_MANY_JOBS = _(
+    "You have asked for many new charts lately. Please wait a few minutes and try again."
+)
+
+
+def _chart_query(data: Any) -> Any:
+    query = data.copy()
+    for name in ("poll", "csrfmiddlewaretoken"):
+        query.pop(name, None)
+    return query
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
 def chart(request: HtmxHttpRequest) -> HttpResponse:
-    """The chart of a rule set; a progress page (polled by htmx) while it is computed."""
-    form = RulesForm(request.GET or None)
-    rules = form.rules() if form.is_valid() else Rules()
+    """The chart of a rule set. A GET only reads: the stored chart, or the job's progress
+    (polled by htmx), or "not computed yet" with a Compute button; the button's POST asks a
+    worker for it (rate-limited per user and address) and comes back here."""
+    posted = request.method == "POST"
+    data = request.POST if posted else request.GET
+    form = RulesForm(data or None)
+    valid = form.is_valid()
+    rules = form.rules() if valid else Rules()
     if not form.is_bound:
         form = RulesForm(initial={"preset": "thoth"})
+    query = _chart_query(data)
+    status, error = 200, ""
+    if posted:
+        if not valid:
+            status = 400
+        else:
+            try:
+                computed_services.job_request(rules=rules, **limits.requester(request))
+            except computed_services.RateLimited:
+                status, error = 429, str(TOO_MANY_JOBS)
+            else:
+                if not request.htmx:
+                    return redirect(f"{reverse('trainer:chart')}?{query.urlencode()}")
     tables = computed_selectors.tables_get(rules)
-    job = computed_services.chart_job_ensure(rules) if tables is None else None
-    if tables is None:
-        job = computed_selectors.chart_job_get(rules) or job
+    job = computed_selectors.chart_job_get(rules) if tables is None else None
     context = {
         "form": form,
         "rules": rules,
         "tables": tables,
         "job": job,
-        "query": request.GET.urlencode(),
+        "place": computed_services.job_place(job) if job is not None else None,
+        "pending": job is not None and job.status in computed_services.PENDING,
+        "error": error,
+        "query": query.urlencode(),
+        "hidden": list(query.items()),
         "grids": _grids(tables) if tables is not None else [],
         "codes": {c.code() for c in tables.chart.cells.values()} if tables is not None else set(),
         "ups": UPS,
     }
     template = "trainer/chart.html"
-    if request.htmx and request.GET.get("poll"):
+    if request.htmx and (request.GET.get("poll") or posted):
         template += "#chart-body"
-    return render(request, template, context)
+    return render(request, template, context, status=status)
 
 
 def _grids(tables: Any) -> list[tuple[str, list[tuple[int, list[Any]]]]]:

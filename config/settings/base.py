@@ -27,6 +27,8 @@ INSTALLED_APPS = [
     "template_partials",
     "csp",
     "axes",
+    "django_tasks",
+    "django_tasks_db",
     "core",
     "accounts",
     "decisions",
@@ -82,6 +84,15 @@ TEMPLATES = [
 DATABASES = {"default": env.database()}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 CACHES = env.caches()
+
+# Background work (the tables of a new rule set): django-tasks on its database backend. Web
+# processes only enqueue; `manage.py tables_worker` processes run the tasks (README).
+TASKS = {
+    "default": {
+        "BACKEND": "django_tasks_db.DatabaseBackend",
+        "QUEUES": ["tables"],
+    }
+}
 
 # Database sessions: any app server process can serve any request.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"

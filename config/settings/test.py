@@ -30,3 +30,13 @@ if DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":  # noqa: F405
     DATABASES["default"]["TEST"] = {"NAME": f"test_{_name}_{_RUN}"}  # noqa: F405
 for _cache in CACHES.values():  # noqa: F405
     _cache["KEY_PREFIX"] = f"test{_RUN}"
+
+# Tasks run at once in the test's own thread (one test drives the database backend and its
+# worker for real: tests/computed/test_queue_db.py).
+TASKS = {
+    "default": {
+        "BACKEND": "django_tasks.backends.immediate.ImmediateBackend",
+        "QUEUES": ["tables"],
+    },
+    "db": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["tables"]},
+}

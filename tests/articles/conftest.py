@@ -12,7 +12,6 @@ import pytest
 from articles import figures, selectors
 from blackjack import MemoryStore
 from computed import selectors as trainer_selectors
-from computed import services as trainer_services
 from computed.store import DatabaseTableStore
 from computed.tables import chart_key
 from tests.trainer.conftest import THOTH, thoth_docs
@@ -31,8 +30,6 @@ def house_doc() -> dict[str, Any]:
 
 @pytest.fixture(autouse=True)
 def _fresh(monkeypatch):
-    monkeypatch.setattr(figures, "RUN_JOBS_IN_THREADS", False)
-    monkeypatch.setattr(trainer_services, "RUN_JOBS_IN_THREADS", False)
     selectors.forget()
     trainer_selectors.tables_forget()
     yield

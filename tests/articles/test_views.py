@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import replace
 from urllib.parse import urlsplit
@@ -12,7 +13,10 @@ from django.utils.html import escape
 
 from articles import content, figures
 from blackjack import Chart
+from computed import services as computed_services
 from computed.models import ChartJob
+from computed.tables import chart_key
+from tests.computed.docs import docs_for
 
 HOST = "testserver"
 
@@ -130,18 +134,42 @@ def test_calculator_post_computes_a_new_rule_set(client, house_figures, monkeypa
         calls.append(rules)
         figures.edge_store(rules=rules, basic=0.0077, cd=0.0076)
 
-    monkeypatch.setattr(figures, "_edge_work", fake_work)
-    response = client.post("/en/rules/house-edge/compute/", {**HOUSE_QUERY, "decks": "2"})
+    def fake_tables(rules, progress, store):
+        docs = docs_for(rules)
+        store.put(chart_key(rules), json.dumps(docs["chart"]).encode())
+        return docs["data"]
+
+    # The immediate task backend of the tests runs the queued job at once.
+    monkeypatch.setattr(computed_services, "compute_tables", fake_tables)
+    monkeypatch.setitem(computed_services.AFTER_TABLES, ChartJob.Kind.EDGE, fake_work)
+    response = client.post(
+        "/en/rules/house-edge/compute/", {**HOUSE_QUERY, "decks": "2"}, REMOTE_ADDR="10.3.0.1"
+    )
     assert response.status_code == 302
     assert urlsplit(response["Location"]).path == "/en/rules/house-edge/"
     assert [r.decks for r in calls] == [2]
     html = client.get(response["Location"]).content.decode()
     assert 'data-edge="basic">0.770%' in html
+    assert ChartJob.objects.get().status == ChartJob.Status.DONE
+
+
+def test_calculator_post_is_rate_limited(client, house_figures, monkeypatch):
+    from computed import limits
+
+    monkeypatch.setattr(computed_services, "_enqueue", lambda job: None)
+    monkeypatch.setattr(limits, "JOB_LIMITS", {"user": (50, 600), "address": (1, 600)})
+    post = {"REMOTE_ADDR": "10.3.0.2"}
+    client.post("/en/rules/house-edge/compute/", {**HOUSE_QUERY, "decks": "2"}, **post)
+    response = client.post("/en/rules/house-edge/compute/", {**HOUSE_QUERY, "decks": "4"}, **post)
+    assert response.status_code == 429
+    assert b"many new computations" in response.content
 
 
 def test_calculator_progress_while_computing(client, house_figures):
     rules = replace(figures.HOUSE, decks=2)
-    ChartJob.objects.create(rules_key=rules.key(), rules=rules.to_dict(), done=5, total=10)
+    ChartJob.objects.create(
+        rules_key=rules.key(), rules=rules.to_dict(), done=5, total=10, status="running"
+    )
     html = client.get("/en/rules/house-edge/calculator/", {**HOUSE_QUERY, "decks": "2"})
     assert b'<progress max="100" value="47"' in html.content  # the chart is 95 % of the job
     assert b'hx-trigger="every 2s"' in html.content

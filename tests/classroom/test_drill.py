@@ -7,11 +7,11 @@ import pytest
 from classroom import selectors
 from classroom.models import Membership
 from classroom.services import assignment_create
+from computed import selectors as trainer_selectors
+from computed import services as trainer_services
 from decisions.models import Decision
 from tests.classroom.conftest import THOTH
 from tests.trainer.conftest import thoth_docs
-from trainer import selectors as trainer_selectors
-from trainer import services as trainer_services
 from trainer.models import Situation
 
 pytestmark = pytest.mark.django_db
@@ -19,7 +19,6 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def tables(db, monkeypatch):
-    monkeypatch.setattr(trainer_services, "RUN_JOBS_IN_THREADS", False)
     trainer_selectors.tables_forget()
     trainer_services.tables_store(rules=THOTH, **thoth_docs())
     yield

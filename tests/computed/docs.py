@@ -33,7 +33,6 @@ def docs_for(rules) -> dict[str, Any]:
 
 @pytest.fixture(autouse=True)
 def _no_threads_and_fresh_cache(monkeypatch):
-    monkeypatch.setattr(services, "RUN_JOBS_IN_THREADS", False)
     selectors.tables_forget()
     yield
     selectors.tables_forget()

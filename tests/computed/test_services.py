@@ -5,13 +5,14 @@ import pytest
 from django.utils import timezone
 
 from blackjack import PRESETS
-from computed import services
+from computed import limits, services
 from computed.models import ChartJob, ComputedTable
-from computed.services import chart_job_ensure
+from computed.services import chart_job_ensure, job_request
 from computed.tables import chart_key
 from tests.computed.docs import docs_for
 
 pytestmark = pytest.mark.django_db
+S = ChartJob.Status
 
 
 def _fake_compute(rules, progress, store):
@@ -21,7 +22,19 @@ def _fake_compute(rules, progress, store):
     return docs["data"]
 
 
-def test_chart_job_computes_once_and_reports_progress(monkeypatch):
+def _who(tag: str) -> dict:
+    # Own rate-limit keys per test: a shared Redis is never flushed.
+    return {"user_key": f"u-{tag}-{timezone.now().timestamp()}", "address": f"a-{tag}"}
+
+
+def test_chart_job_ensure_starts_nothing(monkeypatch):
+    rules = PRESETS["sixdeck"]
+    monkeypatch.setattr(services, "compute_tables", lambda *a, **k: pytest.fail("computed"))
+    assert chart_job_ensure(rules) is None
+    assert ChartJob.objects.count() == 0
+
+
+def test_a_request_computes_once_in_the_queue_and_reports_progress(monkeypatch):
     rules = PRESETS["sixdeck"]
     calls = []
 
@@ -30,26 +43,110 @@ def test_chart_job_computes_once_and_reports_progress(monkeypatch):
         return _fake_compute(r, progress, store)
 
     monkeypatch.setattr(services, "compute_tables", fake)
-    job = chart_job_ensure(rules)
+    job = job_request(rules=rules, **_who("once"))  # the immediate backend runs it at once
     assert calls == [rules]
-    assert job is not None and job.finished and job.done == 5 and job.percent == 50
+    assert job is not None and job.status == S.DONE and job.finished and job.percent == 50
+    assert job.task_id  # the django-tasks result of the run
     assert ComputedTable.objects.count() == 2  # the chart and the drill document
-    assert chart_job_ensure(rules) is None  # stored: nothing more to do
+    assert job_request(rules=rules, **_who("once")) is None  # stored: nothing more to do
     assert calls == [rules]
 
 
-def test_a_stale_job_is_taken_over(monkeypatch):
+def test_a_failed_job_is_failed_and_a_new_request_retries(monkeypatch):
     rules = PRESETS["sixdeck"]
-    ChartJob.objects.create(rules_key=rules.key(), rules=rules.to_dict(), done=3, total=10)
+
+    def boom(r, progress, store):
+        raise ValueError("card not in the shoe")
+
+    monkeypatch.setattr(services, "compute_tables", boom)
+    job = job_request(rules=rules, **_who("fail"))
+    assert job is not None and job.status == S.FAILED and "card not in the shoe" in job.error
+    assert chart_job_ensure(rules).status == S.FAILED  # a read does not restart it
+    monkeypatch.setattr(services, "compute_tables", _fake_compute)
+    job = job_request(rules=rules, **_who("fail"))
+    assert job is not None and job.status == S.DONE and job.error == ""
+
+
+def test_joining_a_pending_job_is_free_and_new_work_is_rate_limited(monkeypatch):
+    monkeypatch.setattr(limits, "JOB_LIMITS", {"user": (2, 600), "address": (100, 600)})
+    monkeypatch.setattr(services, "_enqueue", lambda job: None)  # nobody runs them
+    who = _who("limit")
+    first = job_request(rules=PRESETS["sixdeck"], **who)
+    for _ in range(5):
+        assert job_request(rules=PRESETS["sixdeck"], **who).pk == first.pk
+    job_request(rules=PRESETS["european"], **who)
+    with pytest.raises(services.RateLimited):
+        job_request(rules=PRESETS["live"], **who)
+    # Another user from another address is not held back by this one.
+    assert job_request(rules=PRESETS["live"], **_who("other")) is not None
+
+
+def test_the_address_limit_holds_across_users(monkeypatch):
+    monkeypatch.setattr(limits, "JOB_LIMITS", {"user": (100, 600), "address": (1, 600)})
+    monkeypatch.setattr(services, "_enqueue", lambda job: None)
+    address = f"10.9.8.{timezone.now().microsecond % 250}-{timezone.now().timestamp()}"
+    job_request(rules=PRESETS["sixdeck"], user_key="a", address=address)
+    with pytest.raises(services.RateLimited):
+        job_request(rules=PRESETS["european"], user_key="b", address=address)
+
+
+def test_beyond_the_bound_jobs_wait_in_line_and_move_up(monkeypatch):
+    monkeypatch.setattr(services, "MAX_PENDING", 2)
+    enqueued = []
+    monkeypatch.setattr(services, "_enqueue", lambda job: enqueued.append(job.rules_key))
+    sets = [
+        PRESETS["sixdeck"],
+        PRESETS["european"],
+        PRESETS["live"],
+        PRESETS["sixdeck"].__class__.from_dict({**PRESETS["sixdeck"].to_dict(), "decks": 2}),
+    ]
+    jobs = [job_request(rules=r, **_who(f"line{i}")) for i, r in enumerate(sets)]
+    assert [j.status for j in jobs] == [S.QUEUED, S.QUEUED, S.WAITING, S.WAITING]
+    assert [services.job_place(j) for j in jobs] == [None, None, 1, 2]
+    assert len(enqueued) == 2
+    ChartJob.objects.filter(pk=jobs[0].pk).update(status=S.DONE)
+    services.jobs_promote()
+    jobs = [ChartJob.objects.get(pk=j.pk) for j in jobs]
+    assert [j.status for j in jobs] == [S.DONE, S.QUEUED, S.QUEUED, S.WAITING]
+    assert services.job_place(jobs[3]) == 1
+    assert enqueued == [sets[0].key(), sets[1].key(), sets[2].key()]
+
+
+def test_a_dead_workers_job_is_requeued_once(monkeypatch):
+    rules = PRESETS["sixdeck"]
+    job = ChartJob.objects.create(
+        rules_key=rules.key(), rules=rules.to_dict(), status=S.RUNNING, ticket="old", done=3
+    )
     ChartJob.objects.update(updated_at=timezone.now() - timedelta(minutes=10))
     monkeypatch.setattr(services, "compute_tables", _fake_compute)
-    job = chart_job_ensure(rules)
-    assert job is not None and job.finished
+    assert services.jobs_requeue_stale() == 1
+    assert services.jobs_requeue_stale() == 0  # the compare-and-set took it once
+    job.refresh_from_db()
+    assert job.status == S.DONE and job.ticket != "old"
 
 
-def test_a_running_job_is_left_alone(monkeypatch):
+def test_a_running_job_with_a_fresh_heartbeat_is_left_alone(monkeypatch):
     rules = PRESETS["sixdeck"]
-    ChartJob.objects.create(rules_key=rules.key(), rules=rules.to_dict(), done=3, total=10)
-    monkeypatch.setattr(services, "compute_tables", lambda r, p, store: pytest.fail("twice"))
-    job = chart_job_ensure(rules)
-    assert job is not None and not job.finished and job.done == 3
+    ChartJob.objects.create(
+        rules_key=rules.key(), rules=rules.to_dict(), status=S.RUNNING, ticket="t", done=3
+    )
+    monkeypatch.setattr(services, "compute_tables", lambda *a, **k: pytest.fail("twice"))
+    assert services.jobs_requeue_stale() == 0
+    assert job_request(rules=rules, **_who("fresh")).status == S.RUNNING
+
+
+def test_a_run_whose_ticket_was_taken_over_stops_writing(monkeypatch):
+    rules = PRESETS["sixdeck"]
+    job = ChartJob.objects.create(
+        rules_key=rules.key(), rules=rules.to_dict(), status=S.QUEUED, ticket="mine"
+    )
+
+    def taken_over(r, progress, store):
+        ChartJob.objects.filter(pk=job.pk).update(ticket="theirs")
+        progress(1, 10)
+        pytest.fail("went on after being taken over")
+
+    monkeypatch.setattr(services, "compute_tables", taken_over)
+    services.job_run(job_id=job.pk, ticket="mine")
+    job.refresh_from_db()
+    assert job.status == S.RUNNING and job.done == 0 and job.ticket == "theirs"

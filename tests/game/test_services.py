@@ -317,9 +317,24 @@ def test_top_up_only_below_the_scribes_minimum(learner, tables, rig):
     rig(learner, tables["sixdeck"], boxes=["10s 9d"], dealer="10h Ac")
     round_deal(user=learner, table=tables["sixdeck"], bets={0: 50})
     assert books(learner) == Decimal(50)  # enough for the 1-200 table, not for a house table
+    with pytest.raises(PlayError):  # but 950 is still at stake in the two open rounds
+        wallet_top_up(user=learner)
+
+
+def test_top_up_counts_the_chips_still_in_open_rounds(learner, tables, rig):
+    # Issue 15, finding 8: with 1,000 on a table and balance 0, a top-up was given.
+    rig(learner, tables["scribes"], boxes=["10s 6d", "10c 6h"], dealer="10h 7c")
+    rnd = round_deal(user=learner, table=tables["scribes"], bets={0: 500, 1: 500})
+    assert rnd.status == "playing" and books(learner) == Decimal(0)
+    with pytest.raises(PlayError) as err:  # 1,000 still at stake
+        wallet_top_up(user=learner)
+    assert err.value.code == "top_up_not_due"
+    assert kinds(learner)[-1] == ("bet", Decimal(-1000))  # one entry for the deal
+    rnd = play(learner, rnd, "stand", "stand")  # 16s against 17: lost
+    assert rnd.status == "settled" and books(learner) == Decimal(0)
     wallet_top_up(user=learner)
     assert kinds(learner)[-1] == ("top-up", Decimal(1000))
-    assert books(learner) == Decimal(1050)
+    assert books(learner) == Decimal(1000)
 
 
 @pytest.mark.parametrize(

@@ -171,25 +171,88 @@ def test_chart_page_shows_the_grid(client, thoth_tables):
     assert "every 2s" not in html
 
 
-def test_chart_page_for_rules_not_computed_shows_progress(client, monkeypatch):
-    monkeypatch.setattr(computed_services, "RUN_JOBS_IN_THREADS", True)
-    started = []
-    monkeypatch.setattr(
-        computed_services.threading, "Thread", lambda **kw: started.append(kw) or _Noop()
+def test_chart_page_get_of_rules_not_computed_starts_nothing(client, monkeypatch):
+    # Issue 15, finding 1: 16 anonymous GETs started 12 computations in a web process.
+    monkeypatch.setattr(computed_services, "_enqueue", lambda job: pytest.fail("enqueued"))
+    for decks in ("1", "2", "4", "8"):
+        r = client.get("/en/trainer/chart/", {"preset": "live", "decks": decks, "h17": "1"})
+        html = r.content.decode()
+        assert r.status_code == 200 and "has not been computed yet" in html
+        assert 'method="post"' in html and "csrfmiddlewaretoken" in html
+        assert f'name="decks" value="{decks}"' in html
+        assert "every 2s" not in html
+    assert ChartJob.objects.count() == 0
+
+
+def test_chart_compute_needs_its_csrf_token():
+    from django.test import Client
+
+    r = Client(enforce_csrf_checks=True).post(
+        "/en/trainer/chart/", {"preset": "sixdeck", "decks": "2"}
     )
-    r = client.get("/en/trainer/chart/", {"preset": "sixdeck", "decks": "2"})
-    html = r.content.decode()
-    assert r.status_code == 200 and 'hx-trigger="every 2s"' in html and "<progress" in html
-    assert ChartJob.objects.count() == 1
-    poll = client.get(
-        "/en/trainer/chart/", {"preset": "sixdeck", "decks": "2", "poll": "1"}, **HTMX
-    )
+    assert r.status_code == 403
+    assert ChartJob.objects.count() == 0
+
+
+def test_chart_compute_post_queues_it_and_the_page_shows_progress(client, monkeypatch):
+    monkeypatch.setattr(computed_services, "_enqueue", lambda job: None)  # no worker here
+    query = {"preset": "sixdeck", "decks": "2"}
+    r = client.post("/en/trainer/chart/", query, REMOTE_ADDR="10.1.2.3")
+    assert r.status_code == 302 and r["Location"].startswith("/en/trainer/chart/?")
+    job = ChartJob.objects.get()
+    assert job.status == ChartJob.Status.QUEUED
+    html = client.get(r["Location"]).content.decode()
+    assert 'hx-trigger="every 2s"' in html and "<progress" in html
+    poll = client.get("/en/trainer/chart/", {**query, "poll": "1"}, **HTMX)
     assert poll.content.decode().lstrip().startswith('<div id="chart-body"')
 
 
-class _Noop:
-    def start(self):
-        pass
+def test_chart_compute_beyond_the_bound_shows_the_place_in_line(client, monkeypatch):
+    monkeypatch.setattr(computed_services, "_enqueue", lambda job: None)
+    monkeypatch.setattr(computed_services, "MAX_PENDING", 1)
+    client.post("/en/trainer/chart/", {"preset": "sixdeck", "decks": "2"}, REMOTE_ADDR="10.1.2.4")
+    r = client.post(
+        "/en/trainer/chart/", {"preset": "sixdeck", "decks": "4"}, REMOTE_ADDR="10.1.2.4", **HTMX
+    )
+    assert r.status_code == 200
+    assert "Its place in line: 1." in r.content.decode()
+
+
+def test_chart_compute_is_rate_limited_per_address(client, monkeypatch):
+    from computed import limits
+
+    monkeypatch.setattr(computed_services, "_enqueue", lambda job: None)
+    monkeypatch.setattr(limits, "JOB_LIMITS", {"user": (50, 600), "address": (2, 600)})
+    address = f"10.77.{Random().randrange(250)}.{Random().randrange(250)}"
+    for decks in ("2", "4"):
+        r = client.post(
+            "/en/trainer/chart/", {"preset": "live", "decks": decks}, REMOTE_ADDR=address
+        )
+        assert r.status_code == 302
+    r = client.post("/en/trainer/chart/", {"preset": "live", "decks": "8"}, REMOTE_ADDR=address)
+    assert r.status_code == 429 and "many new charts" in r.content.decode()
+    assert ChartJob.objects.count() == 2
+
+
+def test_chart_compute_refuses_bad_rules(client):
+    r = client.post("/en/trainer/chart/", {"preset": "sixdeck", "decks": "3"})
+    assert r.status_code == 400
+    assert ChartJob.objects.count() == 0
+
+
+def test_a_failed_chart_job_shows_failed_with_a_retry_button(client, monkeypatch):
+    # Issue 15, finding 2: a failed job showed "being computed" for ever.
+    rules = PRESETS["sixdeck"]
+    ChartJob.objects.create(
+        rules_key=rules.key(), rules=rules.to_dict(), status=ChartJob.Status.FAILED, error="x"
+    )
+    html = client.get("/en/trainer/chart/", {"preset": "sixdeck"}).content.decode()
+    assert "Computing this chart failed." in html and "Try again" in html
+    assert "every 2s" not in html and "being computed" not in html
+    monkeypatch.setattr(computed_services, "_enqueue", lambda job: None)
+    r = client.post("/en/trainer/chart/", {"preset": "sixdeck"}, REMOTE_ADDR="10.1.2.5")
+    assert r.status_code == 302
+    assert ChartJob.objects.get().status == ChartJob.Status.QUEUED
 
 
 def test_pages_in_another_language(client, thoth_tables):

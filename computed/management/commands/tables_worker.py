@@ -1,0 +1,54 @@
+"""``manage.py tables_worker``: a django-tasks-db worker for the tables queue that also queues
+again the jobs of workers that died (the framework leaves their tasks "running" for ever).
+
+Run as many as you like, on any machines sharing the database: each claims tasks with a row
+lock, and the re-queue is a compare-and-set, so a job is never taken over twice.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+from django.db import connection
+from django_tasks_db.management.commands.db_worker import Command as DbWorkerCommand
+
+from computed.services import jobs_promote, jobs_requeue_stale
+from computed.tasks import QUEUE
+
+logger = logging.getLogger(__name__)
+CHECK_EVERY = 60.0  # seconds between looks for stale jobs (STALE_JOB is two minutes)
+
+
+def _watch(stop: threading.Event) -> None:
+    # A thread of the worker process (never of a web process): the task loop may be inside
+    # a minute-long computation while a dead colleague's job waits.
+    while not stop.wait(CHECK_EVERY):
+        try:
+            jobs_requeue_stale()
+            jobs_promote()
+        except Exception:
+            logger.exception("the look for stale jobs failed")
+        finally:
+            connection.close()
+
+
+class Command(DbWorkerCommand):
+    help = "Run the tables queue's tasks, re-queueing jobs whose worker died."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if not options.get("queue_name") or options["queue_name"] == "default":
+            options["queue_name"] = QUEUE
+        requeued = jobs_requeue_stale()
+        jobs_promote()
+        connection.close()
+        if requeued:
+            self.stdout.write(f"re-queued {requeued} job(s) of stopped workers")
+        stop = threading.Event()
+        watcher = threading.Thread(target=_watch, args=(stop,), daemon=True)
+        watcher.start()
+        try:
+            super().handle(*args, **options)
+        finally:
+            stop.set()
