@@ -7,7 +7,7 @@ from accounts.models import User
 
 
 @admin.register(User)
-class UserAdmin(DjangoUserAdmin):
+class UserAdmin(DjangoUserAdmin[User]):
     list_display = (
         "username",
         "display_name",
@@ -19,7 +19,7 @@ class UserAdmin(DjangoUserAdmin):
     list_filter = ("role", "is_guest", "preferred_language", "is_staff", "is_active")
     search_fields = ("username", "display_name", "email")
     fieldsets = (
-        *DjangoUserAdmin.fieldsets,
+        *(DjangoUserAdmin.fieldsets or ()),
         (
             _("Hall of Thoth"),
             {"fields": ("display_name", "role", "preferred_language", "is_guest")},

@@ -77,7 +77,7 @@ def attempt_username(request: HttpRequest, credentials: Mapping[str, Any] | None
     """The name tried, cut to the longest name an account can have (axes stores 255
     characters: a longer one was a 500 on PostgreSQL). Set as ``AXES_USERNAME_CALLABLE``."""
     source: Mapping[str, Any] = credentials if credentials else request.POST
-    raw = source.get(settings.AXES_USERNAME_FORM_FIELD)
+    raw = source.get(getattr(settings, "AXES_USERNAME_FORM_FIELD", "username"))
     if raw is None:
         return None
     return str(raw)[:USERNAME_MAX]

@@ -53,7 +53,7 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
             else:
                 field.widget.attrs.pop("autofocus", None)
 
-    def clean_username(self) -> str | None:
+    def clean_username(self) -> str | None:  # type: ignore[override]
         # Django's method returns None when it has already recorded "name taken".
         username: str | None = super().clean_username()
         if username and username.lower().startswith(GUEST_USERNAME_PREFIX):

@@ -84,8 +84,13 @@ def _sign_up(request: HtmxHttpRequest, form: SignUpForm) -> User | None:
             form.add_error("username", form.instance.unique_error_message(User, ["username"]))
             return None
     # A second click of the same sign-up: this browser's guest is already that account.
-    user = User.objects.get(pk=request.user.pk)
-    if user.username == data["username"] and user.check_password(data["password1"]):
+    pk = request.user.pk
+    user = User.objects.filter(pk=pk).first() if pk is not None else None
+    if (
+        user is not None
+        and user.username == data["username"]
+        and user.check_password(data["password1"])
+    ):
         login(request, user, backend=MODEL_BACKEND)
         return user
     form.add_error(None, SIGNED_UP_ELSEWHERE)

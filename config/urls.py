@@ -3,14 +3,14 @@
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.contrib.sitemaps.views import sitemap
-from django.urls import include, path
+from django.urls import URLPattern, URLResolver, include, path
 
 from articles import views as articles_views
 from articles.sitemaps import SITEMAPS
 from core import health
 from core import views as core_views
 
-urlpatterns = [
+urlpatterns: list[URLPattern | URLResolver] = [
     path("", core_views.root_redirect, name="root"),
     # Outside the language prefix: a load balancer's probe, no session, no template.
     path("healthz", health.healthz, name="healthz"),

@@ -116,7 +116,11 @@ class RulesForm(forms.Form):
     surrender = forms.ChoiceField(
         label=_("Surrender"),
         required=False,
-        choices=[AS_PRESET, (Surrender.NONE.value, _("none")), (Surrender.LATE.value, _("late"))],
+        choices=[
+            AS_PRESET,
+            (Surrender.NONE.value, pgettext_lazy("surrender", "none")),
+            (Surrender.LATE.value, _("late")),
+        ],
     )
     insurance = forms.ChoiceField(label=_("Insurance offered"), required=False, choices=YES_NO)
 

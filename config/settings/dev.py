@@ -12,6 +12,6 @@ STORAGES = {
 }
 
 # No collectstatic here: WhiteNoise finds the files where they live.
-STATIC_ROOT = None
+STATIC_ROOT = None  # type: ignore[assignment]  # base sets a Path for collectstatic
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
