@@ -25,6 +25,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import blackjack as ev
 from blackjack.cli import add_rules_arguments, all_situations, rules_from_args
+from blackjack.maths.dealer import prepare_dealer_tables
 
 SITUATIONS = [([10, 6], 10), ([10, 2], 4), ([5, 6], 6), ([1, 7], 9), ([2, 3], 6), ([8, 8], 10),
               ([1, 1], 6), ([2, 2], 2), ([3, 3], 2), ([2, 2], 3)]  # fmt: skip
@@ -52,7 +53,7 @@ def main() -> None:
 
     print(f"analyze 10,6 vs 10, fresh process (dealer tables built on the way): "
           f"{fresh_process_ms():.1f} ms")  # fmt: skip
-    ev.prepare_dealer_tables(h17=rules.dealer_hits_soft_17)
+    prepare_dealer_tables(h17=rules.dealer_hits_soft_17)
     for hand, up in SITUATIONS:
         cools, cool_cpus = [], []
         for _ in range(COOL_RUNS):
