@@ -31,6 +31,7 @@ from blackjack import (
     TableStore,
     analyze,
     can_deal,
+    cell_key,
     load_json,
     maths,
     points_total,
@@ -232,24 +233,12 @@ class Tables:
         )
 
 
-def chart_cell_key(hand: Sequence[int], *, pair: bool) -> tuple[str, int]:
-    """The (kind, row) a hand is read from: the pair row only for a hand that may split.
-
-    >>> chart_cell_key([10, 10], pair=False), chart_cell_key([1, 1], pair=False)
-    (('hard', 20), ('soft', 13))
-    """
-    if pair:
-        return "pair", hand[0]
-    total, soft = points_total(hand)
-    return ("soft", max(total, 13)) if soft else ("hard", max(total, 5))
-
-
 def chart_move_with(
     cell: Callable[[str, int], Cell], hand: Sequence[int], legal: frozenset[Move], *, pair: bool
 ) -> Move:
     """Look a hand up in a chart given by ``cell(kind, row)``, as ``Chart.move_for`` does: the
     best of the cell's EVs among the legal moves."""
-    kind, row = chart_cell_key(hand, pair=pair and Move.SPLIT in legal)
+    kind, row, _up = cell_key(hand, 0, pair=pair and Move.SPLIT in legal)
     return Chart._pick(cell(kind, row), legal)
 
 

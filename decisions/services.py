@@ -13,20 +13,15 @@ from django.db import connection
 from django.utils import timezone
 
 from accounts.models import User
-from blackjack import Card, Move, Rules, hand_total, is_pair
+from blackjack import Card, Move, Rules, best_by_ev, cell_key, hand_total, is_best_choice, is_pair
 from decisions.models import OFFER_CATEGORIES, Decision, WeakSpot
-
-# Two EVs closer than this are the same decision: a choice within it of the best is correct.
-EV_TIE = 1e-9
 
 
 def chart_cell(*, rules: Rules, hand: Sequence[Card], up: Card) -> tuple[str, int, int]:
-    """The chart cell a hand falls in: ("pair", pair card points, up) for a splittable first two
-    cards, else ("soft" | "hard", total, up)."""
-    if len(hand) == 2 and is_pair(hand, rules):
-        return "pair", hand[0].points, up.points
-    total = hand_total(hand)
-    return ("soft" if total.soft else "hard"), total.best, up.points
+    """The chart cell a hand of cards falls in (:func:`blackjack.cell_key`, the pair row for
+    first two cards the rules let split)."""
+    pair = len(hand) == 2 and is_pair(hand, rules)
+    return cell_key([c.points for c in hand], up.points, pair=pair)
 
 
 def decision_record(
@@ -50,7 +45,8 @@ def decision_record(
     tag of the drill it was answered in (see :mod:`trainer.context`)."""
     if choice not in ev:
         raise ValueError(f"{choice} is not among the options {sorted(ev)}")
-    best = max(ev, key=lambda m: ev[m])
+    best = best_by_ev(ev)
+    assert best is not None  # ev holds the choice
     kind, row, dealer = chart_cell(rules=rules, hand=hand, up=up)
     if choice in (Move.INSURE, Move.DECLINE):
         # Holding a blackjack, INSURE is even money: recorded as that question, not insurance.
@@ -80,7 +76,7 @@ def decision_record(
         chart_move=chart_move.value,
         ev={m.value: v for m, v in ev.items()},
         ev_lost=lost,
-        correct=lost <= EV_TIE,
+        correct=is_best_choice(ev, choice),
         time_taken_ms=time_taken_ms,
     )
     weak_spot_update(decision=decision, hand_points=[c.points for c in hand])

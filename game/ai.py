@@ -26,10 +26,10 @@ from blackjack import (
     Rules,
     analyze,
     basic_chart,
+    insurance_options,
     is_pair,
     legal_moves,
 )
-from computed.insurance import insurance_ev
 from computed.selectors import tables_get
 from computed.store import STORE
 
@@ -107,10 +107,7 @@ def decision_ev(state: RoundState, legal: frozenset[Move]) -> dict[Move, float] 
     up = state.up_card.points
     pair = len(hand.cards) == 2 and is_pair(hand.cards, rules)
     if state.phase is Phase.INSURANCE:
-        if len(points) == 2 and sorted(points) == [1, 10]:  # even money
-            insurance = analyze(rules, points, up).insurance
-            return None if insurance is None else {Move.INSURE: insurance, Move.DECLINE: 0.0}
-        return insurance_ev(rules, points)
+        return insurance_options(rules, points)  # even money too, holding a blackjack
     ev: dict[Move, float] | None = None
     if len(points) == 2 and hands == 1 and not hand.from_split:
         tables = tables_get(rules)

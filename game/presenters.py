@@ -30,13 +30,14 @@ from blackjack import (
     RoundState,
     Rules,
     Surrender,
+    best_by_ev,
+    is_best_choice,
     legal_moves,
 )
 from core.cardnames import CARD_NAMES
 from core.display import MOVE_LABELS, fmt, or_list, signed
 from core.numbers import percent
 from core.plurals import plural_count
-from decisions.services import EV_TIE
 from game import ai
 from game.codec import state_from_json, to_decimal
 from game.limits import BOXES, rules_of, top_up_due, top_up_threshold
@@ -445,13 +446,13 @@ def round_view(
         net_text = ngettext(
             "You won %(amount)s deben.",
             "You won %(amount)s debens.",
-            plural_count(net),  # type: ignore[arg-type]  # a Decimal picks the fraction form
+            plural_count(net),
         ) % {"amount": fmt(net)}
     elif net < 0:
         net_text = ngettext(
             "You lost %(amount)s deben.",
             "You lost %(amount)s debens.",
-            plural_count(net),  # type: ignore[arg-type]  # a Decimal picks the fraction form
+            plural_count(net),
         ) % {"amount": fmt(-net)}
     else:
         net_text = _("You broke even.")
@@ -503,7 +504,7 @@ def ev_lost_text(ev_lost: float, bet: Decimal) -> str:
     return ngettext(
         "%(percent)s %% of the bet (%(amount)s deben)",
         "%(percent)s %% of the bet (%(amount)s debens)",
-        plural_count(cost),  # type: ignore[arg-type]  # a Decimal picks the fraction form
+        plural_count(cost),
     ) % {
         "percent": signed(-100.0 * ev_lost),
         "amount": f"−{fmt(cost)}" if cost else fmt(cost),
@@ -582,7 +583,7 @@ def coach_warning(rnd: Round, *, move: str, balance: Decimal) -> CoachWarning | 
     if not rnd.is_playing:
         return None
     state = state_from_json(rnd.state)
-    offered = legal_moves(state, balance=Fraction(balance))  # type: ignore[arg-type]
+    offered = legal_moves(state, balance=Fraction(balance))
     try:
         chosen = Move(move)
     except ValueError:
@@ -590,9 +591,10 @@ def coach_warning(rnd: Round, *, move: str, balance: Decimal) -> CoachWarning | 
     ev = ai.decision_ev(state, offered) if state.turn is not None else None
     if ev is None or chosen not in ev:
         return None
-    best = max(ev, key=lambda m: ev[m])
-    if ev[best] - ev[chosen] <= EV_TIE:
+    if is_best_choice(ev, chosen):
         return None
+    best = best_by_ev(ev)
+    assert best is not None  # ev holds the chosen move
     assert state.turn is not None  # decision_ev gave EVs: a hand is in turn
     box = state.box(state.turn[0])
     names = MOVE_NAMES

@@ -104,7 +104,7 @@ def _hand(h: Mapping[str, Any]) -> SeenHand:
 def seen_round(state: RoundState, *, balance: Fraction | None = None) -> SeenRound:
     """What a player sees of ``state``; ``legal`` is what the hand in turn may do with
     ``balance`` in the wallet (``None``: no limit)."""
-    view = player_view(state, balance=balance)  # type: ignore[arg-type]  # engine: int | None
+    view = player_view(state, balance=balance)
     dealer = view["dealer"]
     turn = view["turn"]
     return SeenRound(

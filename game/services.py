@@ -418,15 +418,15 @@ def round_apply_move(*, round_id: int, user: User, move: str, seq: int) -> MoveR
         state = state_from_json(rnd.state)
         human = frozenset(rnd.human_seats)
         balance = Fraction(wallet.balance)
-        why = engine_refusal(state, move, balance=balance)  # type: ignore[arg-type]
+        why = engine_refusal(state, move, balance=balance)
         if why is not None:
             raise PlayError(ENGINE_MESSAGES.get(why[0], why[1]), why[0])
         assert state.turn is not None and state.turn[0] in human
         chosen = Move(move)
-        offered = legal_moves(state, balance=balance)  # type: ignore[arg-type]
+        offered = legal_moves(state, balance=balance)
         line = _record_decision(user=user, rnd=rnd, state=state, move=chosen, offered=offered)
         try:
-            after = apply(state, chosen, balance=balance)  # type: ignore[arg-type]
+            after = apply(state, chosen, balance=balance)
         except IllegalMove as exc:  # pragma: no cover - refusal() said it was legal
             raise PlayError(ENGINE_MESSAGES.get(exc.code, exc.message), exc.code) from exc
         entries: list[LedgerEntry] = []

@@ -14,8 +14,15 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from blackjack import Card, Move, Rules, analyze, is_pair, legal_moves_for_points
-from computed.insurance import insurance_ev
+from blackjack import (
+    Card,
+    Move,
+    Rules,
+    analyze,
+    insurance_options,
+    is_pair,
+    legal_moves_for_points,
+)
 from computed.selectors import tables_get
 from computed.services import chart_job_ensure
 from computed.tables import Tables, chart_move_with, live_cell
@@ -142,7 +149,7 @@ def situation_deal(
     up_card = card_of(up_points, rng)
     bust: float | None = None
     if kind == Situation.Kind.INSURANCE:
-        ev, chart = insurance_ev(rules, points), Move.DECLINE
+        ev, chart = insurance_options(rules, points), Move.DECLINE
     elif kind == Situation.Kind.EVEN_MONEY:
         ev, chart = even_money_ev(rules), Move.DECLINE
     else:

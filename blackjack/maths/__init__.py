@@ -20,13 +20,16 @@ from blackjack.maths.dealer import (
 )
 from blackjack.maths.engine import Engine, HandChart, engine_for
 from blackjack.maths.ev import (
+    EV_TIE,
     Analysis,
     analyze,
     best_by_ev,
     can_deal,
     decision_shoe,
     insurance_gain,
+    insurance_options,
     insurance_return,
+    is_best_choice,
     prepare_full_shoe,
     rank_by_ev,
     round_ev,
@@ -65,6 +68,7 @@ from blackjack.maths.strategy import (
 
 __all__ = [
     "CACHE_DIR_ENV",
+    "EV_TIE",
     "FORMAT_VERSION",
     "HARD_ROWS",
     "KINDS",
@@ -98,7 +102,9 @@ __all__ = [
     "engine_for",
     "house_edge",
     "insurance_gain",
+    "insurance_options",
     "insurance_return",
+    "is_best_choice",
     "load_json",
     "prepare_dealer_tables",
     "prepare_full_shoe",

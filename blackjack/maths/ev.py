@@ -117,15 +117,45 @@ def insurance_gain(
     return 0.5 * insurance_return(comp)
 
 
+def insurance_options(rules: Rules, hand: Sequence[int]) -> dict[Move, float]:
+    """The insurance (or, holding a blackjack, even-money) decision of ``hand`` against an
+    ace, before the peek: INSURE is what taking it adds (:func:`insurance_gain`), DECLINE 0.
+
+    >>> {m.value: round(v, 4) for m, v in insurance_options(Rules(), [10, 6]).items()}
+    {'insure': -0.0388, 'decline': 0.0}
+    """
+    comp = decision_shoe(rules, hand, 1)
+    return {Move.INSURE: insurance_gain(rules, hand, comp), Move.DECLINE: 0.0}
+
+
+# The insurance question ranks too; on a tie declining is taken (nothing more at stake).
+_TIE_ORDER = (*MOVE_ORDER, Move.DECLINE, Move.INSURE)
+
+
 def rank_by_ev(ev: Mapping[Move, float]) -> tuple[Move, ...]:
     """The moves of ``ev`` best first: the one EV tie rule, of two equal EVs the move earlier
-    in :data:`~blackjack.moves.MOVE_ORDER` first.
+    in :data:`~blackjack.moves.MOVE_ORDER` first (then DECLINE before INSURE).
 
     >>> rank_by_ev({Move.HIT: 0.1, Move.DOUBLE: 0.1, Move.STAND: -0.2})
     (<Move.HIT: 'hit'>, <Move.DOUBLE: 'double'>, <Move.STAND: 'stand'>)
     """
-    moves = [m for m in MOVE_ORDER if m in ev]
-    return tuple(sorted(moves, key=lambda m: (-ev[m], MOVE_ORDER.index(m))))
+    moves = [m for m in _TIE_ORDER if m in ev]
+    return tuple(sorted(moves, key=lambda m: (-ev[m], _TIE_ORDER.index(m))))
+
+
+# Two EVs closer than this are the same decision: a choice within it of the best is correct
+# (float sums of the same probabilities in another order differ in the last bits).
+EV_TIE = 1e-9
+
+
+def is_best_choice(ev: Mapping[Move, float], move: Move) -> bool:
+    """Whether ``move`` is as good as the best move of ``ev``, within :data:`EV_TIE`: the one
+    rule for "correct" in the drill, at the table and in coach mode.
+
+    >>> is_best_choice({Move.HIT: 0.1, Move.STAND: 0.1 - 1e-12}, Move.STAND)
+    True
+    """
+    return max(ev.values()) - ev[move] <= EV_TIE
 
 
 def best_by_ev(ev: Mapping[Move, float], allowed: Collection[Move] | None = None) -> Move | None:

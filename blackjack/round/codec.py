@@ -203,7 +203,7 @@ def from_json(data: dict[str, Any]) -> RoundState:
     )
 
 
-def player_view(state: RoundState, *, balance: int | None = None) -> dict[str, Any]:
+def player_view(state: RoundState, *, balance: Money | None = None) -> dict[str, Any]:
     """What any player at the table may see, as JSON-able data.
 
     The hole card appears only once revealed (before that the dealer shows the up card and a

@@ -474,7 +474,7 @@ def cost(state: RoundState, move: Move) -> Money:
 _PAID_MOVES = (Move.DOUBLE, Move.SPLIT, Move.INSURE)
 
 
-def verdicts(state: RoundState, balance: int | None) -> dict[Move, Refusal | None]:
+def verdicts(state: RoundState, balance: Money | None) -> dict[Move, Refusal | None]:
     """The rules' verdicts, then the wallet's: a move the balance cannot cover is refused."""
     out = _rule_verdicts(state)[0]
     if balance is None:
@@ -488,7 +488,7 @@ def verdicts(state: RoundState, balance: int | None) -> dict[Move, Refusal | Non
     return out
 
 
-def verdict(state: RoundState, move: Move, balance: int | None = None) -> Refusal | None:
+def verdict(state: RoundState, move: Move, balance: Money | None = None) -> Refusal | None:
     """The verdict on ``move`` alone: what :func:`apply` asks before it plays a move.
 
     The same answer as ``verdicts(state, balance)[move]``, without building the wallet's
@@ -509,7 +509,7 @@ def verdict(state: RoundState, move: Move, balance: int | None = None) -> Refusa
     return why
 
 
-def legal_moves(state: RoundState, *, balance: int | None = None) -> frozenset[Move]:
+def legal_moves(state: RoundState, *, balance: Money | None = None) -> frozenset[Move]:
     """The moves the hand (or box, when insurance is asked) in turn may make now.
 
     This is the one place that says what is legal: :func:`apply` refuses everything else.
@@ -522,7 +522,7 @@ def legal_moves(state: RoundState, *, balance: int | None = None) -> frozenset[M
     return frozenset(m for m, why in verdicts(state, balance).items() if why is None)
 
 
-def refusal(state: RoundState, move: Move | str, *, balance: int | None = None) -> Refusal | None:
+def refusal(state: RoundState, move: Move | str, *, balance: Money | None = None) -> Refusal | None:
     """Why ``move`` is not legal now, as ``(code, message)``, or ``None`` when it is."""
     try:
         move = Move(move)

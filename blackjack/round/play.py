@@ -160,7 +160,7 @@ def apply(
     state: RoundState,
     move: Move | str,
     *,
-    balance: int | None = None,
+    balance: Money | None = None,
     seat: int | None = None,
 ) -> RoundState:
     """The state after ``move`` by the hand (or box) in turn.

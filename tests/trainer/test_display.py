@@ -1,8 +1,15 @@
 import pytest
 
 from accounts.models import User
-from blackjack import PRESETS, Move, analyze, dealer_probabilities, decision_shoe, parse_cards
-from computed.insurance import insurance_ev
+from blackjack import (
+    PRESETS,
+    Move,
+    analyze,
+    dealer_probabilities,
+    decision_shoe,
+    insurance_options,
+    parse_cards,
+)
 from trainer.display import situation_view
 from trainer.models import Situation
 from trainer.services import situation_answer, situation_evaluate
@@ -14,7 +21,7 @@ THOTH = PRESETS["thoth"]
 def _situation(user, tables, hand, up, kind="play"):
     cards, (up_card,) = parse_cards(hand), parse_cards(up)
     if kind == "insurance":
-        ev, chart, bust = insurance_ev(THOTH, [c.points for c in cards]), "decline", None
+        ev, chart, bust = insurance_options(THOTH, [c.points for c in cards]), "decline", None
     else:
         ev, chart, bust = situation_evaluate(rules=THOTH, hand=cards, up=up_card, tables=tables)
     return Situation.objects.create(
