@@ -274,13 +274,6 @@ def worked_round_figures() -> dict[str, Any]:
     }
 
 
-def card_face(code: str) -> Any:
-    """A card as the drill and the table draw it (``trainer/_card.html``)."""
-    from trainer.display import card_view
-
-    return card_view(code)
-
-
 # --- the chart ---------------------------------------------------------------------------
 
 

@@ -16,6 +16,7 @@ from django.utils import translation
 
 from articles import content, figures, numbers
 from blackjack import PRESETS
+from core.display import CardView, card_view
 
 logger = logging.getLogger(__name__)
 MISSING = "…"
@@ -102,7 +103,7 @@ def render_block(name: str, values: dict[str, Any] | None) -> str:
 @dataclass(frozen=True)
 class Step:
     what: str  # a key the template words
-    cards: list[Any]
+    cards: list[CardView]
     total: str = ""
     hand: int = 0
     amount: str = ""  # debens, formatted in the page's language
@@ -110,10 +111,9 @@ class Step:
 
 def worked_round_steps() -> list[Step]:
     """The worked round as the table shows it: the deal, each move, the dealer, the payout."""
-    card_view = figures.card_face
     state = figures.worked_round()
     steps: list[Step] = []
-    player: list[Any] = []
+    player: list[CardView] = []
     up: Any = None
     dealing = True
     for ev in state.events:

@@ -8,14 +8,17 @@ writes numbers.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 
 from django.template.defaultfilters import floatformat
 from django.utils.formats import number_format
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext
 
-from blackjack import Move
+from blackjack import Card, Move
+from core.cardnames import CARD_NAMES
 
 MOVE_LABELS: dict[Move, Promise] = {
     Move.HIT: _("Hit"),
@@ -76,3 +79,39 @@ def or_list(counts: Sequence[int]) -> str:
     if len(counts) == 1:
         return str(counts[0])
     return str(OR_LIST) % {"some": ", ".join(map(str, counts[:-1])), "last": counts[-1]}
+
+
+@dataclass(frozen=True, slots=True)
+class CardView:
+    """A card as the table, the drill and the articles draw it."""
+
+    code: str
+    rank: str
+    suit: str  # the suit's letter: s, h, d, c
+    symbol: str  # ♠ ♥ ♦ ♣
+    red: bool
+    name: str  # for screen readers: "ace of spades", a whole phrase in each language
+    label: str  # the rank as a sentence writes it: the ace in the language's letter (T, E, Տ)
+    new: bool = False  # dealt by the last move: the table animates it in
+    delay: int = 0  # its step in that animation
+
+
+def rank_label(rank: str) -> str:
+    """A rank in a sentence: the ace as the chart's letter of the language, others as they are."""
+    return pgettext("up card", "A") if rank == "A" else rank
+
+
+def card_view(code: str, *, new: bool = False, delay: int = 0) -> CardView:
+    """The view of the card ``code`` (``"As"``, ``"10d"``) in the active language."""
+    card = Card.parse(code)
+    return CardView(
+        code=card.code,
+        rank=card.rank,
+        suit=card.suit.value,
+        symbol=card.suit.symbol,
+        red=card.suit.is_red,
+        name=str(CARD_NAMES[card.code]),
+        label=rank_label(card.rank),
+        new=new,
+        delay=delay,
+    )

@@ -35,7 +35,7 @@ from blackjack import (
     legal_moves,
 )
 from core.cardnames import CARD_NAMES
-from core.display import MOVE_LABELS, fmt, or_list, signed
+from core.display import MOVE_LABELS, CardView, card_view, fmt, or_list, signed
 from core.numbers import percent
 from core.plurals import plural_count
 from game import ai
@@ -155,30 +155,6 @@ def rules_line(rules: Rules) -> str:
     if not rules.insurance:
         parts.append(_("no insurance"))
     return " · ".join(parts)
-
-
-@dataclass(frozen=True, slots=True)
-class CardView:
-    code: str
-    rank: str
-    suit: str
-    red: bool
-    name: str
-    new: bool = False
-    delay: int = 0
-
-
-def card_view(code: str, *, delay: int | None = None) -> CardView:
-    card = Card.parse(code)
-    return CardView(
-        code=card.code,
-        rank=card.rank,
-        suit=card.suit.symbol,
-        red=card.suit.is_red,
-        name=str(CARD_NAMES[card.code]),
-        new=delay is not None,
-        delay=min(delay or 0, MAX_DELAY),
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -386,7 +362,9 @@ def round_view(
         pending = delays.get(key, [])
         first_new = len(codes) - len(pending)
         return [
-            card_view(c, delay=pending[i - first_new] if i >= first_new else None)
+            card_view(c, new=True, delay=min(pending[i - first_new], MAX_DELAY))
+            if i >= first_new
+            else card_view(c)
             for i, c in enumerate(codes)
         ]
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 
 from django.template.defaultfilters import floatformat
 from django.utils.functional import Promise
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from blackjack import (
@@ -24,8 +24,7 @@ from blackjack import (
     decision_shoe,
     hand_total,
 )
-from core.cardnames import CARD_NAMES
-from core.display import MOVE_LABELS
+from core.display import MOVE_LABELS, CardView, card_view
 from core.numbers import percent
 from decisions.models import Decision
 from decisions.services import chart_cell
@@ -48,33 +47,6 @@ EVEN_MONEY_LABELS: dict[Move, Promise] = {
 # Two split EVs closer than this are equal: resplitting changed nothing.
 RESPLIT_TIE = 1e-12
 DEALER_STRONG_BUST = 0.35  # up cards 2-6 bust at least this often in every preset
-
-
-@dataclass(frozen=True)
-class CardView:
-    rank: str
-    suit: str
-    symbol: str
-    red: bool
-    name: Promise  # for screen readers: "ace of spades", a whole phrase in each language
-    label: str  # the rank as a sentence writes it: the ace in the language's letter (T, E, Տ)
-
-
-def rank_label(rank: str) -> str:
-    """A rank in a sentence: the ace as the chart's letter of the language, others as they are."""
-    return pgettext("up card", "A") if rank == "A" else rank
-
-
-def card_view(code: str) -> CardView:
-    card = Card.parse(code)
-    return CardView(
-        label=rank_label(card.rank),
-        rank=card.rank,
-        suit=card.suit.value,
-        symbol=card.suit.symbol,
-        red=card.suit.is_red,
-        name=CARD_NAMES[card.code],
-    )
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,8 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from core.display import fmt
-from game.presenters import CardView, chip_face
+from core.display import CardView, fmt
+from game.presenters import chip_face
 
 register = template.Library()
 
@@ -31,7 +31,7 @@ def card(c: CardView, small: bool = False) -> SafeString:
         " ".join(classes),
         c.name,
         c.rank,
-        c.suit,
+        c.symbol,
     )
 
 
