@@ -470,21 +470,22 @@ def round_view(
 
 
 def ev_lost_text(ev_lost: float, bet: Decimal) -> str:
-    """What a decision cost, in percent of the bet and in debens: "−22.40 % of the bet
-    (−44.78 debens)" (a true minus sign; the percentage signed as in the drills).
+    """What a decision cost, in percent of the bet and in debens: "−22.39% of the bet
+    (−44.78 debens)" (a true minus sign; the percentage signed as in the drills, its sign
+    placed as the language writes it: "−22,39 % sázky" in Czech).
 
     >>> from django.utils import translation
     >>> with translation.override("en"):
     ...     ev_lost_text(0.2239, Decimal(200))
-    '−22.39 % of the bet (−44.78 debens)'
+    '−22.39% of the bet (−44.78 debens)'
     """
     cost = (Decimal(str(round(ev_lost, 6))) * bet).quantize(Decimal("0.01"))
     return ngettext(
-        "%(percent)s %% of the bet (%(amount)s deben)",
-        "%(percent)s %% of the bet (%(amount)s debens)",
+        "%(percent)s of the bet (%(amount)s deben)",
+        "%(percent)s of the bet (%(amount)s debens)",
         plural_count(cost),
     ) % {
-        "percent": signed(-100.0 * ev_lost),
+        "percent": percent(signed(-100.0 * ev_lost)),
         "amount": f"−{fmt(cost)}" if cost else fmt(cost),
     }
 

@@ -20,16 +20,19 @@ from blackjack import (
     Move,
     Rules,
     analyze,
-    dealer_probabilities,
+    cell_key,
     decision_shoe,
     hand_total,
 )
-from core.display import MOVE_LABELS, CardView, card_view
+from computed.selectors import tables_get
+from computed.tables import live_cell
+from core.display import MOVE_LABELS, CardView, card_view, rank_label
 from core.numbers import percent
 from decisions.models import Decision
 from decisions.services import chart_cell
 from trainer.forms import PRESET_LABELS
 from trainer.models import Situation
+from trainer.why import Words, choose, facts_for
 
 # Anchors of the article sections the "why" line links to (filled by the articles issue).
 ARTICLE_ANCHORS: dict[str, str] = {
@@ -46,7 +49,6 @@ EVEN_MONEY_LABELS: dict[Move, Promise] = {
 }
 # Two split EVs closer than this are equal: resplitting changed nothing.
 RESPLIT_TIE = 1e-12
-DEALER_STRONG_BUST = 0.35  # up cards 2-6 bust at least this often in every preset
 
 
 @dataclass(frozen=True)
@@ -71,7 +73,8 @@ class ResultView:
     lost: float  # percent of the bet
     gap: float  # best over the next best option, percent
     chart_gap: float  # best over the chart's move, percent
-    why: str  # which sentence explains it
+    why: str  # which sentence explains it (a key of :data:`trainer.why.LINES`)
+    why_text: str  # that sentence, in the active language
     bust: float  # dealer's bust chance, percent
     p_ten: float  # share of ten-value cards among the unseen, percent (insurance)
     anchor: str
@@ -200,20 +203,25 @@ def _result(
     points = [c.points for c in cards]
     comp = decision_shoe(rules, points, up.points)
     p_ten = 100.0 * comp[9] / sum(comp)
-    if situation.dealer_bust is not None:
-        bust = 100.0 * situation.dealer_bust
-    else:
-        no_bj = rules.peeks_under(up.points)
-        bust = 100.0 * dealer_probabilities(rules, up.points, comp, no_blackjack=no_bj).bust
+    pair = category == "pair"
+
+    def cell() -> tuple[str, int, dict[Move, float]]:
+        kind, row, _up = cell_key(points, up.points, pair=pair and Move.SPLIT in ev)
+        tables = tables_get(rules)
+        found = tables.cell(kind, row, up.points) if tables is not None else None
+        return kind, row, (found or live_cell(rules, kind, row, up.points)).ev
+
+    facts = facts_for(
+        rules, points, up.points, category=category, ev=ev, best=best, chart=chart, chart_cell=cell
+    )
+    line = choose(facts)
+    words = Words(
+        total=total_words(hand_total(cards).best, soft=hand_total(cards).soft),
+        up=rank_label(up.rank),
+        pair=f"{rank_label(cards[0].rank)},{rank_label(cards[1].rank)}" if pair else "",
+        moves=labels,
+    )
     resplit: tuple[str, str] | None = None
-    if category in ("insurance", "even_money"):
-        why = category
-    elif best == Move.STAND:
-        why = "stand_bust" if bust >= 100 * DEALER_STRONG_BUST else "stand_strong"
-    elif best == Move.HIT and bust >= 100 * DEALER_STRONG_BUST:
-        why = "hit_low"  # a weak up card, but the hand cannot lose by taking one more card
-    else:
-        why = best.value
     if best == Move.SPLIT:
         resplit = _resplit(rules, points, up.points, ev[Move.SPLIT])
     keep = ""
@@ -229,8 +237,9 @@ def _result(
         lost=100.0 * decision.ev_lost,
         gap=gap,
         chart_gap=100.0 * (ev[best] - ev[chart]),
-        why=why,
-        bust=bust,
+        why=line.key,
+        why_text=line.text(facts, words),
+        bust=100.0 * facts.bust,
         p_ten=p_ten,
         anchor=ARTICLE_ANCHORS[category],
         resplit=resplit[0] if resplit else None,

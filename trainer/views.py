@@ -174,8 +174,8 @@ def stats(request: HtmxHttpRequest) -> HttpResponse:
     plots = []
     if data is not None and data.accuracy_plot is not None and data.lost_plot is not None:
         plots = [
-            (data.accuracy_plot, _("Accuracy by day, percent"), " %"),
-            (data.lost_plot, _("EV lost per 100 decisions by day, in bets"), ""),
+            (data.accuracy_plot, _("Accuracy by day, percent"), True),
+            (data.lost_plot, _("EV lost per 100 decisions by day, in bets"), False),
         ]
     return render(request, "trainer/stats.html", {"stats": data, "ups": UPS, "plots": plots})
 

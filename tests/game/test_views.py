@@ -320,18 +320,18 @@ def test_review_after_the_round(logged_in, learner, tables, rig):
     html = logged_in.post(move_url(rnd), {"move": "stand", "seq": 0}, **HTMX).content.decode()
     assert "Your decisions" in html
     assert "You lost 100 debens." in html
-    # Standing on 10-6 against a ten costs 0.6346 % of the bet (analyze(thoth, [10, 6], 10)).
+    # Standing on 10-6 against a ten costs 0.6346% of the bet (analyze(thoth, [10, 6], 10)).
     d = Decision.objects.get()
     assert round(100 * d.ev_lost, 2) == 0.63
-    assert "−0.63 % of the bet (−0.63 debens)" in html
+    assert "−0.63% of the bet (−0.63 debens)" in html
 
 
 @pytest.mark.parametrize(
     ("lang", "text"),
     [
-        ("en", "−22.39 % of the bet (−44.78 debens)"),
-        ("uk", "−22,39 % ставки (−44,78 дебена)"),
-        ("cs", "−22,39 % sázky (−44,78 debenu)"),
+        ("en", "−22.39% of the bet (−44.78 debens)"),
+        ("uk", "−22,39\u00a0% ставки (−44,78 дебена)"),
+        ("cs", "−22,39\u00a0% sázky (−44,78 debenu)"),
     ],
 )
 def test_ev_lost_reads_as_a_share_of_the_bet_and_debens(lang, text):

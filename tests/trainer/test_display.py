@@ -34,13 +34,18 @@ def _situation(user, tables, hand, up, kind="play"):
 @pytest.mark.parametrize(
     ("hand", "up", "move", "why", "agrees"),
     [
-        ("10s 6d", "Kh", "stand", "hit", True),
-        ("10s 2d", "4h", "stand", "hit_low", False),  # the chart stands on 12 v 4; 10-2 hits
-        ("6s 2d", "5h", "stand", "hit_low", True),
-        ("10s 9d", "9h", "stand", "stand_strong", True),
-        ("6s 5d", "6h", "hit", "double", True),
-        ("8s 8d", "9h", "hit", "split", True),
-        ("2s 4d 10c", "10h", "hit", "stand_strong", False),  # "chart or exact"
+        ("10s 6d", "Kh", "stand", "hit_dealer_stiff", True),
+        ("10s 2d", "4h", "stand", "exact_risk", False),  # the chart stands on 12 v 4; 10-2 hits
+        ("6s 2d", "5h", "stand", "hit_safe_weak", True),
+        ("10s 9d", "9h", "stand", "stand_risk", True),
+        ("6s 5d", "6h", "hit", "double_weak", True),
+        ("6s 5d", "8h", "hit", "double_draw", True),  # 11 v 8: the ten-rich draw, not "ahead"
+        ("5s 6d", "Jh", "hit", "double_draw", True),
+        ("As 7d", "Ah", "stand", "hit_soft", True),  # soft 18 v A: standing wins only 35.7%
+        ("9s 9d", "6h", "hit", "split_gain", True),
+        ("8s 8d", "Th", "hit", "split_save", True),
+        ("4s 4d 4c 4h", "10h", "hit", "exact_risk", False),  # "chart or exact"
+        ("2s 4d 10c", "10h", "hit", "exact_risk", False),
     ],
 )
 def test_result_explains_the_best_move(thoth_tables, hand, up, move, why, agrees):
@@ -58,13 +63,27 @@ def test_result_explains_the_best_move(thoth_tables, hand, up, move, why, agrees
     assert r.bust == pytest.approx(100 * expected.bust, abs=1e-9)
 
 
+def test_chart_or_exact_line_gives_the_composition_figures(thoth_tables):
+    user = User.objects.create_user(username="ani", password="x")
+    s = _situation(user, thoth_tables, "4s 4d 4c 4h", "10h")
+    s, _ = situation_answer(user=user, situation_id=s.pk, move="hit")
+    text = situation_view(s).result.why_text
+    assert text == (
+        "The chart plays every hard 16 against the up card 10 the same way: averaged over the"
+        " hands it stands for, Hit is worth −53.48% and Stand −54.01%. Your own cards change"
+        " what is left in the shoe: one more card would bust this 16 62.2% of the time, more"
+        " often than the chart's average of 61.2%, so here Stand (−54.31%) beats Hit (−55.34%)."
+    )
+
+
 def test_insurance_result(thoth_tables):
     user = User.objects.create_user(username="ani", password="x")
     s = _situation(user, thoth_tables, "9s 7d", "Ah", kind="insurance")
     s, _ = situation_answer(user=user, situation_id=s.pk, move="insure")
     view = situation_view(s)
     assert view.category == "insurance" and not view.peeked
-    assert (view.result.why, view.result.correct) == ("insurance", False)
+    assert (view.result.why, view.result.correct) == ("insurance_no", False)
+    assert "31.1% of the unseen cards are tens" in view.result.why_text
     assert view.result.p_ten == pytest.approx(100 * 96 / 309)
 
 

@@ -50,7 +50,7 @@ def test_even_money_situation_is_recorded_as_even_money(thoth_tables):
     view = situation_view(s)
     assert view.category == "even_money"
     assert [str(o.label) for o in view.moves] == ["Even money", "Keep the blackjack"]
-    assert view.result.why == "even_money" and str(view.result.choice) == "Even money"
+    assert view.result.why == "even_money_keep" and str(view.result.choice) == "Even money"
     assert view.result.keep.endswith("%") and " %" not in view.result.keep
 
 
