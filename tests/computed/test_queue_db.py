@@ -148,3 +148,25 @@ def test_a_queued_job_waiting_for_a_busy_worker_is_left_alone(monkeypatch):
     _age(job, minutes=30)  # long in line, but its task is ready and will run
     assert services.jobs_requeue_stale() == 0
     assert DBTaskResult.objects.get().status == "READY"
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(TASKS=DB_TASKS)
+def test_the_worker_waits_for_a_database_that_went_away(monkeypatch):
+    # bench/faults.py: a PostgreSQL restart ended db_worker's loop and with it the worker.
+    from django.db import OperationalError
+    from django_tasks_db.management.commands.db_worker import Command as DbWorker
+
+    from computed.management.commands import tables_worker
+
+    calls = []
+
+    def flaky(self, *args, **options):
+        calls.append(options["queue_name"])
+        if len(calls) == 1:
+            raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(DbWorker, "handle", flaky)
+    monkeypatch.setattr(tables_worker, "RETRY_EVERY", 0.0)
+    _worker()
+    assert calls == ["tables", "tables"]
