@@ -138,6 +138,32 @@ class Stack:
                 self.kill(process)
 
 
+def cpu_seconds(stack: Stack, locust: subprocess.Popen[bytes]) -> dict[str, float]:
+    """CPU seconds used so far by the app servers, the worker, locust, and the PostgreSQL
+    backends of our database (from /proc; a process that died since is not counted)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    groups = {p.pid: f"server :{port}" for port, p in stack.servers.items()}
+    if stack.worker is not None:
+        groups[stack.worker.pid] = "worker"
+    out: dict[str, float] = defaultdict(float)
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            cmd = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        pgrp, used = int(stat[2]), (int(stat[11]) + int(stat[12])) / tick
+        if pgrp in groups:
+            out[groups[pgrp]] += used
+        elif int(entry.name) == locust.pid:
+            out["locust"] += used
+        elif cmd.startswith(b"postgres:") and f" {stack.database} ".encode() in cmd:
+            out["postgres (our backends)"] += used
+    return dict(out)
+
+
 def wait_healthy(port: int, timeout: float = 60.0) -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -413,6 +439,10 @@ def main() -> int:
         load_before = os.getloadavg()
         started = time.time()
         locust = run_locust(stack, opts.users, opts.warmup + opts.seconds, record, teachers)
+        time.sleep(opts.warmup)
+        cpu_before = cpu_seconds(stack, locust)
+        time.sleep(opts.seconds - 1)
+        cpu_after = cpu_seconds(stack, locust)
         locust.wait()
         load_after = os.getloadavg()
     finally:
@@ -426,6 +456,16 @@ def main() -> int:
     print(f"load average before: {load_before[0]:.2f}, after: {load_after[0]:.2f} "
           f"(1 min; {os.cpu_count()} cores; logs in {stack.logs})")  # fmt: skip
     print_summary(summary)
+    used = {k: cpu_after.get(k, 0.0) - v for k, v in cpu_before.items()}
+    per = (
+        1000
+        * sum(v for k, v in used.items() if k.startswith("server"))
+        / max(1, summary["requests"])
+    )
+    print("CPU seconds in the measured window: "
+          + ", ".join(f"{k} {v:.1f}" for k, v in sorted(used.items()))
+          + f"; app servers {per:.1f} ms a request; the window offers "
+          f"{(opts.seconds - 1) * (os.cpu_count() or 1):.0f} CPU seconds in all")  # fmt: skip
     ok = print_checks(django_call(stack.env, "check"), django_call(stack.env, "finish"))
     ok = print_checks(django_call(stack.env, "check")) and ok
     errors = sum(summary["errors"].values())
