@@ -44,9 +44,13 @@ class ChartJob(models.Model):
 
     rules_key = models.CharField(max_length=16, unique=True)
     rules = models.JSONField()
-    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.WAITING)
     kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.TABLES)
     ticket = models.CharField(max_length=32, blank=True)
+    # Which of the ``MAX_PENDING`` places in the queue a queued or running job holds: unique,
+    # and held exactly by those jobs (the constraints below), so the bound on jobs handed to
+    # the queue holds however many processes promote at once, on PostgreSQL and SQLite.
+    slot = models.PositiveSmallIntegerField(null=True, blank=True, unique=True)
     task_id = models.CharField(max_length=64, blank=True)
     queued_at = models.DateTimeField(null=True, blank=True)
     done = models.PositiveIntegerField(default=0)
@@ -59,6 +63,15 @@ class ChartJob(models.Model):
     class Meta:
         db_table = "trainer_chartjob"
         indexes = [models.Index(fields=["status", "queued_at"], name="chartjob_status_queued")]
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    models.Q(status__in=["queued", "running"], slot__isnull=False)
+                    | (~models.Q(status__in=["queued", "running"]) & models.Q(slot__isnull=True))
+                ),
+                name="chartjob_slot_iff_active",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.rules_key}: {self.done}/{self.total}"

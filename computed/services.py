@@ -6,10 +6,11 @@ import json
 import logging
 import secrets
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from blackjack import Rules
@@ -21,9 +22,11 @@ from computed.tables import chart_key, compute_tables, drill_key
 logger = logging.getLogger(__name__)
 
 # A running job whose heartbeat (``updated_at``) has not moved for this long is taken to have
-# died with its worker and is queued again.
+# died with its worker and is queued again; so is a queued job untouched as long whose task
+# is gone (``jobs_requeue_stale``).
 STALE_JOB = timedelta(minutes=2)
-# Jobs handed to the queue at once (queued or running); more wait in line, in order.
+# Jobs handed to the queue at once (queued or running), exactly: each holds one of this many
+# unique places (``ChartJob.slot``); more wait in line, in order.
 MAX_PENDING = 4
 ACTIVE = (ChartJob.Status.QUEUED, ChartJob.Status.RUNNING)
 PENDING = (ChartJob.Status.WAITING, *ACTIVE)
@@ -70,11 +73,11 @@ def chart_job_run(*, rules: Rules) -> None:
         data = compute_tables(rules, progress, store=DatabaseTableStore())
         tables_store(rules=rules, data=data)
         ChartJob.objects.filter(rules_key=key).update(
-            status=ChartJob.Status.DONE, finished=True, updated_at=timezone.now()
+            status=ChartJob.Status.DONE, slot=None, finished=True, updated_at=timezone.now()
         )
     except Exception as exc:
         ChartJob.objects.filter(rules_key=key).update(
-            status=ChartJob.Status.FAILED, error=repr(exc)[:500]
+            status=ChartJob.Status.FAILED, slot=None, error=repr(exc)[:500]
         )
         raise
 
@@ -133,6 +136,7 @@ def job_request(
         "total": 1,
         "finished": False,
         "error": "",
+        "slot": None,
     }
     if job is None:
         try:
@@ -164,13 +168,38 @@ def _enqueue(job: ChartJob) -> None:
     ChartJob.objects.filter(pk=job.pk, ticket=job.ticket).update(task_id=str(result.id)[:64])
 
 
-def jobs_promote() -> None:
-    """Hand waiting jobs to the queue, oldest first, while fewer than ``MAX_PENDING`` are.
+def _free_slots() -> list[int]:
+    held = set(ChartJob.objects.filter(slot__isnull=False).values_list("slot", flat=True))
+    return [slot for slot in range(MAX_PENDING) if slot not in held]
 
-    Each promotion is a compare-and-set on the row (status and ticket), so two callers never
-    enqueue one job twice; two racing callers may together exceed the bound by one.
+
+def _promote(job: ChartJob) -> bool:
+    """Move one waiting job into a free place in the queue: ``True`` when this caller did.
+
+    The place (``slot``) is unique in the database, so two callers taking the same place
+    cannot both succeed: the loser tries the next free one, and none left means the queue
+    is full. The move is also a compare-and-set on status and ticket, so a job promoted by
+    someone else is left to them.
     """
-    while ChartJob.objects.filter(status__in=ACTIVE).count() < MAX_PENDING:
+    for slot in _free_slots():
+        try:
+            with transaction.atomic():
+                moved = ChartJob.objects.filter(
+                    pk=job.pk, status=ChartJob.Status.WAITING, ticket=job.ticket
+                ).update(status=ChartJob.Status.QUEUED, slot=slot, updated_at=timezone.now())
+        except IntegrityError:  # another caller took this place first
+            continue
+        return bool(moved)
+    return False
+
+
+def jobs_promote() -> None:
+    """Hand waiting jobs to the queue, oldest first, while a place is free.
+
+    At most ``MAX_PENDING`` jobs are queued or running at any time, exactly: each holds one
+    of that many unique places (see ``_promote``), on every database.
+    """
+    while _free_slots():
         nxt = (
             ChartJob.objects.filter(status=ChartJob.Status.WAITING)
             .order_by("queued_at", "pk")
@@ -178,27 +207,54 @@ def jobs_promote() -> None:
         )
         if nxt is None:
             return
-        moved = ChartJob.objects.filter(
-            pk=nxt.pk, status=ChartJob.Status.WAITING, ticket=nxt.ticket
-        ).update(status=ChartJob.Status.QUEUED, updated_at=timezone.now())
-        if moved:
+        if _promote(nxt):
             nxt.status = ChartJob.Status.QUEUED
             _enqueue(nxt)
 
 
-def jobs_requeue_stale() -> int:
-    """Queue again every running job whose worker died (heartbeat older than ``STALE_JOB``).
+def _task_alive(task_id: str, *, since: datetime) -> bool | None:
+    """Whether the queue still holds a live task of that id: ready to run, or claimed since
+    ``since``. ``None`` when the task backend keeps no rows to look at (not the database's)."""
+    from django_tasks_db.backend import DatabaseBackend
+    from django_tasks_db.models import DBTaskResult
 
-    The framework leaves a killed worker's task "running" for ever; this is the compare-and-set
-    on our row (same status, ticket and heartbeat as read) that lets exactly one caller take
-    each job over; the new ticket stops the old run should it wake up. Returns how many.
+    from computed.tasks import compute_job
+
+    if not isinstance(compute_job.get_backend(), DatabaseBackend):
+        return None
+    if not task_id:
+        return False
+    live = Q(status="READY") | Q(status="RUNNING", started_at__gte=since)
+    return DBTaskResult.objects.filter(live, id=task_id).exists()
+
+
+def _job_lost(job: ChartJob, *, since: datetime) -> bool:
+    # A queued job is lost when its task will never run it: no task was stored (the process
+    # promoting it died before enqueueing), the task row is gone (pruned, restored from an
+    # older backup), it finished without starting the job, or a worker claimed it long ago
+    # and died before the job's first heartbeat.
+    alive = _task_alive(job.task_id, since=since)
+    return not alive if alive is not None else not job.task_id
+
+
+def jobs_requeue_stale() -> int:
+    """Queue again every job whose worker died or whose task was lost. Returns how many.
+
+    A running job whose heartbeat (``updated_at``) is older than ``STALE_JOB`` died with its
+    worker (the framework leaves such a task "running" for ever). A queued job untouched as
+    long whose task is gone or stale (``_job_lost``) would otherwise wait for ever. Taking a
+    job over is a compare-and-set on our row (same status, ticket and heartbeat as read), so
+    exactly one caller takes each; the new ticket stops the old run should it wake up.
     """
     from django_tasks_db.models import DBTaskResult
 
     now = timezone.now()
+    since = now - STALE_JOB
     count = 0
-    stale = ChartJob.objects.filter(status=ChartJob.Status.RUNNING, updated_at__lt=now - STALE_JOB)
-    for job in stale:
+    old = ChartJob.objects.filter(status__in=ACTIVE, updated_at__lt=since)
+    for job in old:
+        if job.status == ChartJob.Status.QUEUED and not _job_lost(job, since=since):
+            continue  # waiting for a busy worker: its task is still in the queue
         ticket = secrets.token_hex(16)
         taken = ChartJob.objects.filter(
             pk=job.pk, status=job.status, ticket=job.ticket, updated_at=job.updated_at
@@ -206,24 +262,32 @@ def jobs_requeue_stale() -> int:
         if not taken:
             continue
         if job.task_id:
-            DBTaskResult.objects.filter(id=job.task_id, status="RUNNING").update(
+            DBTaskResult.objects.filter(id=job.task_id, status__in=["READY", "RUNNING"]).update(
                 status="FAILED", finished_at=now
             )
-        logger.warning("re-queued the tables job of %s: its worker stopped", job.rules_key)
+        logger.warning("re-queued the tables job of %s (%s)", job.rules_key, job.status)
         job.ticket = ticket
         _enqueue(job)
         count += 1
     return count
 
 
-def job_run(*, job_id: int, ticket: str) -> None:
+class JobFailed(Exception):
+    """Raised out of the task when our job failed, so that the task's result says so too."""
+
+
+def job_run(*, job_id: int, ticket: str) -> str:
     """Run one job in a worker: the tables, then its kind's extra work; progress and the
-    heartbeat on the row, as long as ``ticket`` is still the job's."""
+    heartbeat on the row, as long as ``ticket`` is still the job's.
+
+    Returns what became of it (``"done"``, ``"taken over"``, ``"not queued"``: the task
+    succeeded) or raises ``JobFailed`` after marking the job failed (the task failed).
+    """
     mine = ChartJob.objects.filter(pk=job_id, ticket=ticket)
     if not mine.filter(status=ChartJob.Status.QUEUED).update(
         status=ChartJob.Status.RUNNING, updated_at=timezone.now()
     ):
-        return  # taken over, or done by another run
+        return "not queued"  # taken over, or done by another run
     job = ChartJob.objects.get(pk=job_id)
     rules = Rules.from_dict(job.rules)
 
@@ -241,11 +305,17 @@ def job_run(*, job_id: int, ticket: str) -> None:
             if not mine.update(updated_at=timezone.now()):
                 raise JobTakenOver
             extra(rules)
-        mine.update(status=ChartJob.Status.DONE, finished=True, updated_at=timezone.now())
+        if not mine.update(
+            status=ChartJob.Status.DONE, slot=None, finished=True, updated_at=timezone.now()
+        ):
+            raise JobTakenOver
+        return "done"
     except JobTakenOver:
         logger.info("the tables job of %s was taken over", job.rules_key)
+        return "taken over"
     except Exception as exc:  # shown on the page as failed, with a retry button
         logger.exception("computing the tables of %s failed", job.rules_key)
-        mine.update(status=ChartJob.Status.FAILED, error=repr(exc)[:500])
+        mine.update(status=ChartJob.Status.FAILED, slot=None, error=repr(exc)[:500])
+        raise JobFailed(f"the tables job of {job.rules_key} failed: {exc!r}"[:500]) from exc
     finally:
         jobs_promote()

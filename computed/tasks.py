@@ -12,8 +12,12 @@ QUEUE = "tables"
 
 
 @task(queue_name=QUEUE)
-def compute_job(job_id: int, ticket: str) -> None:
-    """Compute the tables (and any extra work of its kind) of one ``ChartJob``."""
+def compute_job(job_id: int, ticket: str) -> str:
+    """Compute the tables (and any extra work of its kind) of one ``ChartJob``.
+
+    The task's result is the job's: it fails (``JobFailed``) when the job failed, and
+    otherwise returns what became of the job ("done", "taken over", "not queued").
+    """
     from computed import services  # services enqueues this task: import at run time
 
-    services.job_run(job_id=job_id, ticket=ticket)
+    return services.job_run(job_id=job_id, ticket=ticket)

@@ -168,7 +168,7 @@ def test_calculator_post_is_rate_limited(client, house_figures, monkeypatch):
 def test_calculator_progress_while_computing(client, house_figures):
     rules = replace(figures.HOUSE, decks=2)
     ChartJob.objects.create(
-        rules_key=rules.key(), rules=rules.to_dict(), done=5, total=10, status="running"
+        rules_key=rules.key(), rules=rules.to_dict(), done=5, total=10, status="running", slot=0
     )
     html = client.get("/en/rules/house-edge/calculator/", {**HOUSE_QUERY, "decks": "2"})
     assert b'<progress max="100" value="47"' in html.content  # the chart is 95 % of the job

@@ -1,5 +1,7 @@
 import json
+from dataclasses import replace
 from datetime import timedelta
+from fractions import Fraction
 
 import pytest
 from django.utils import timezone
@@ -104,7 +106,7 @@ def test_beyond_the_bound_jobs_wait_in_line_and_move_up(monkeypatch):
     assert [j.status for j in jobs] == [S.QUEUED, S.QUEUED, S.WAITING, S.WAITING]
     assert [services.job_place(j) for j in jobs] == [None, None, 1, 2]
     assert len(enqueued) == 2
-    ChartJob.objects.filter(pk=jobs[0].pk).update(status=S.DONE)
+    ChartJob.objects.filter(pk=jobs[0].pk).update(status=S.DONE, slot=None)
     services.jobs_promote()
     jobs = [ChartJob.objects.get(pk=j.pk) for j in jobs]
     assert [j.status for j in jobs] == [S.DONE, S.QUEUED, S.QUEUED, S.WAITING]
@@ -115,7 +117,12 @@ def test_beyond_the_bound_jobs_wait_in_line_and_move_up(monkeypatch):
 def test_a_dead_workers_job_is_requeued_once(monkeypatch):
     rules = PRESETS["sixdeck"]
     job = ChartJob.objects.create(
-        rules_key=rules.key(), rules=rules.to_dict(), status=S.RUNNING, ticket="old", done=3
+        rules_key=rules.key(),
+        rules=rules.to_dict(),
+        status=S.RUNNING,
+        ticket="old",
+        done=3,
+        slot=0,
     )
     ChartJob.objects.update(updated_at=timezone.now() - timedelta(minutes=10))
     monkeypatch.setattr(services, "compute_tables", _fake_compute)
@@ -128,7 +135,7 @@ def test_a_dead_workers_job_is_requeued_once(monkeypatch):
 def test_a_running_job_with_a_fresh_heartbeat_is_left_alone(monkeypatch):
     rules = PRESETS["sixdeck"]
     ChartJob.objects.create(
-        rules_key=rules.key(), rules=rules.to_dict(), status=S.RUNNING, ticket="t", done=3
+        rules_key=rules.key(), rules=rules.to_dict(), status=S.RUNNING, ticket="t", done=3, slot=0
     )
     monkeypatch.setattr(services, "compute_tables", lambda *a, **k: pytest.fail("twice"))
     assert services.jobs_requeue_stale() == 0
@@ -138,7 +145,7 @@ def test_a_running_job_with_a_fresh_heartbeat_is_left_alone(monkeypatch):
 def test_a_run_whose_ticket_was_taken_over_stops_writing(monkeypatch):
     rules = PRESETS["sixdeck"]
     job = ChartJob.objects.create(
-        rules_key=rules.key(), rules=rules.to_dict(), status=S.QUEUED, ticket="mine"
+        rules_key=rules.key(), rules=rules.to_dict(), status=S.QUEUED, ticket="mine", slot=0
     )
 
     def taken_over(r, progress, store):
@@ -150,3 +157,81 @@ def test_a_run_whose_ticket_was_taken_over_stops_writing(monkeypatch):
     services.job_run(job_id=job.pk, ticket="mine")
     job.refresh_from_db()
     assert job.status == S.RUNNING and job.done == 0 and job.ticket == "theirs"
+
+
+def test_the_task_fails_when_the_job_fails(monkeypatch):
+    # Issue 15's known limit (a): the task row said "successful" for a failed job.
+    rules = PRESETS["sixdeck"]
+
+    def boom(r, progress, store):
+        raise ValueError("card not in the shoe")
+
+    monkeypatch.setattr(services, "compute_tables", boom)
+    job = ChartJob.objects.create(
+        rules_key=rules.key(), rules=rules.to_dict(), status=S.QUEUED, ticket="t", slot=0
+    )
+    with pytest.raises(services.JobFailed, match="card not in the shoe"):
+        services.job_run(job_id=job.pk, ticket="t")
+    job.refresh_from_db()
+    assert job.status == S.FAILED and job.slot is None and "card not in the shoe" in job.error
+
+
+def test_a_job_that_was_taken_over_or_done_is_not_a_failed_task(monkeypatch):
+    rules = PRESETS["sixdeck"]
+    monkeypatch.setattr(services, "compute_tables", _fake_compute)
+    job = ChartJob.objects.create(
+        rules_key=rules.key(), rules=rules.to_dict(), status=S.QUEUED, ticket="t", slot=0
+    )
+    assert services.job_run(job_id=job.pk, ticket="other") == "not queued"
+    assert services.job_run(job_id=job.pk, ticket="t") == "done"
+    job.refresh_from_db()
+    assert job.status == S.DONE and job.slot is None
+
+
+def _sets(n: int) -> list:
+    pays = (Fraction(3, 2), Fraction(6, 5))
+    return [
+        replace(PRESETS["thoth"], decks=d, blackjack_pays=p) for d in (1, 2, 4, 8) for p in pays
+    ][:n]
+
+
+def test_the_bound_holds_when_two_promoters_read_the_same_free_place(monkeypatch):
+    # Issue 15's known limit (b): two callers that both counted 3 jobs could both add one.
+    monkeypatch.setattr(services, "_enqueue", lambda job: None)
+    jobs = [job_request(rules=r, **_who(f"race{i}")) for i, r in enumerate(_sets(5))]
+    assert [j.status for j in jobs].count(S.QUEUED) == services.MAX_PENDING
+    last = ChartJob.objects.get(pk=jobs[-1].pk)
+    assert last.status == S.WAITING
+    # A promoter that read the places before the others took them (a stale read):
+    monkeypatch.setattr(services, "_free_slots", lambda: list(range(services.MAX_PENDING)))
+    assert services._promote(last) is False
+    assert ChartJob.objects.filter(status__in=services.ACTIVE).count() == services.MAX_PENDING
+    assert ChartJob.objects.get(pk=last.pk).status == S.WAITING
+
+
+def test_the_database_refuses_a_job_beyond_the_places():
+    from django.db import IntegrityError, transaction
+
+    rules = _sets(2)
+    ChartJob.objects.create(rules_key=rules[0].key(), rules={}, status=S.QUEUED, slot=1)
+    with pytest.raises(IntegrityError), transaction.atomic():  # the same place twice
+        ChartJob.objects.create(rules_key=rules[1].key(), rules={}, status=S.QUEUED, slot=1)
+    with pytest.raises(IntegrityError), transaction.atomic():  # active without a place
+        ChartJob.objects.create(rules_key=rules[1].key(), rules={}, status=S.RUNNING)
+    with pytest.raises(IntegrityError), transaction.atomic():  # a place while waiting
+        ChartJob.objects.create(rules_key=rules[1].key(), rules={}, status=S.WAITING, slot=2)
+
+
+def test_a_queued_job_whose_task_was_never_stored_is_requeued(monkeypatch):
+    # Issue 15's known limit (c), the immediate backend: a queued job with no task at all
+    # (the promoting process died before enqueueing) and untouched for STALE_JOB.
+    rules = PRESETS["sixdeck"]
+    monkeypatch.setattr(services, "compute_tables", _fake_compute)
+    job = ChartJob.objects.create(
+        rules_key=rules.key(), rules=rules.to_dict(), status=S.QUEUED, ticket="t", slot=0
+    )
+    assert services.jobs_requeue_stale() == 0  # just promoted: its task may be on its way
+    ChartJob.objects.update(updated_at=timezone.now() - timedelta(minutes=10))
+    assert services.jobs_requeue_stale() == 1
+    job.refresh_from_db()
+    assert job.status == S.DONE and job.ticket != "t"

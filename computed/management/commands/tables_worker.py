@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from typing import Any
 
-from django.db import connection
+from django.db import InterfaceError, OperationalError, connection
 from django_tasks_db.management.commands.db_worker import Command as DbWorkerCommand
 
 from computed.services import jobs_promote, jobs_requeue_stale
@@ -19,6 +20,7 @@ from computed.tasks import QUEUE
 
 logger = logging.getLogger(__name__)
 CHECK_EVERY = 60.0  # seconds between looks for stale jobs (STALE_JOB is two minutes)
+RETRY_EVERY = 2.0  # seconds between attempts to reach a database that went away
 
 
 def _watch(stop: threading.Event) -> None:
@@ -40,15 +42,27 @@ class Command(DbWorkerCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         if not options.get("queue_name") or options["queue_name"] == "default":
             options["queue_name"] = QUEUE
-        requeued = jobs_requeue_stale()
-        jobs_promote()
-        connection.close()
-        if requeued:
-            self.stdout.write(f"re-queued {requeued} job(s) of stopped workers")
         stop = threading.Event()
         watcher = threading.Thread(target=_watch, args=(stop,), daemon=True)
-        watcher.start()
         try:
-            super().handle(*args, **options)
+            while True:
+                # The database may go away (a restart, a fail-over): db_worker's loop then
+                # raises and would end the process; wait for it and go on instead. A task
+                # running at that moment fails with the database; its job goes stale and is
+                # re-queued.
+                try:
+                    requeued = jobs_requeue_stale()
+                    jobs_promote()
+                    connection.close()
+                    if requeued:
+                        self.stdout.write(f"re-queued {requeued} job(s) of stopped workers")
+                    if not watcher.is_alive():
+                        watcher.start()
+                    super().handle(*args, **options)
+                    return
+                except (OperationalError, InterfaceError) as exc:
+                    logger.warning("the database is away (%s); trying again", exc)
+                    connection.close()
+                    time.sleep(RETRY_EVERY)
         finally:
             stop.set()

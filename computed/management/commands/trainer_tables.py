@@ -11,7 +11,6 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from blackjack import PRESETS
-from computed.models import ChartJob
 from computed.services import chart_job_run, tables_stored
 
 
@@ -32,9 +31,6 @@ class Command(BaseCommand):
             if not options["force"] and tables_stored(rules):
                 self.stdout.write(f"{name}: already stored")
                 continue
-            ChartJob.objects.update_or_create(
-                rules_key=rules.key(), defaults={"rules": rules.to_dict(), "finished": False}
-            )
             started = time.perf_counter()
             chart_job_run(rules=rules)
             self.stdout.write(f"{name}: computed in {time.perf_counter() - started:.1f} s")
