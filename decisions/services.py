@@ -150,3 +150,14 @@ _PROMOTE_SQL = (
     + " ".join(f"WHEN {box - 1} THEN %s" for box in LEITNER_INTERVALS)
     + f" ELSE %s END {_CELL_WHERE}"
 )
+
+
+def decisions_delete(*, user: User) -> dict[str, int]:
+    """Delete every decision and weak spot of the user (the account deletion's part).
+
+    Only the ids are fetched: the trainer's situations point at decisions (set to null on
+    delete), so Django collects the rows to delete rather than deleting in one statement.
+    """
+    decisions, _ = Decision.objects.filter(user=user).only("pk").delete()
+    weak_spots, _ = WeakSpot.objects.filter(user=user).delete()
+    return {"decisions": decisions, "weak_spots": weak_spots}

@@ -460,3 +460,26 @@ def round_apply_move(*, round_id: int, user: User, move: str, seq: int) -> MoveR
             LedgerEntry.objects.bulk_create(entries)
             wallet.save(update_fields=["balance"])
         return MoveResult(rnd, state=after, balance=wallet.balance)
+
+
+# --- the user's own data: deletion (privacy) ---------------------------------------------
+
+
+def player_data_delete(*, user: User) -> dict[str, int]:
+    """Delete the user's play-mode rows: the ledger, the rounds (a round in play too), the
+    seats and the wallet.  Runs inside the account deletion's transaction.
+
+    The ledger goes first (its entries protect their rounds); every delete names its rows by
+    the user and fetches no more than their ids, so a long history costs a few queries, not
+    one per row.  Returns how many rows of each kind went.
+    """
+    with transaction.atomic():
+        # Locked in the order a deal and a move lock them (seat, round, then wallet), so a
+        # move in flight finishes first and a deal started meanwhile waits, then finds no seat.
+        list(Seat.objects.select_for_update().filter(user=user).values_list("pk", flat=True))
+        list(Wallet.objects.select_for_update().filter(user=user).values_list("pk", flat=True))
+        ledger, _ = LedgerEntry.objects.filter(wallet__user=user).delete()
+        rounds, _ = Round.objects.filter(user=user).only("pk").delete()
+        seats, _ = Seat.objects.filter(user=user).only("pk").delete()
+        wallets, _ = Wallet.objects.filter(user=user).only("pk").delete()
+    return {"ledger": ledger, "rounds": rounds, "seats": seats, "wallets": wallets}
