@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from blackjack import Card, Move, Rules, hand_total, is_pair
+from core.rows import delete_rows
 from decisions.models import OFFER_CATEGORIES, Decision, WeakSpot
 
 # Two EVs closer than this are the same decision: a choice within it of the best is correct.
@@ -155,9 +156,10 @@ _PROMOTE_SQL = (
 def decisions_delete(*, user: User) -> dict[str, int]:
     """Delete every decision and weak spot of the user (the account deletion's part).
 
-    Only the ids are fetched: the trainer's situations point at decisions (set to null on
-    delete), so Django collects the rows to delete rather than deleting in one statement.
+    The trainer's drill questions point at decisions (set to null on delete); once the
+    trainer has deleted the user's, the decisions go in one statement, however many
+    (:func:`core.rows.delete_rows`).
     """
-    decisions, _ = Decision.objects.filter(user=user).only("pk").delete()
-    weak_spots, _ = WeakSpot.objects.filter(user=user).delete()
+    decisions = delete_rows(Decision.objects.filter(user=user))
+    weak_spots = delete_rows(WeakSpot.objects.filter(user=user))
     return {"decisions": decisions, "weak_spots": weak_spots}
