@@ -476,8 +476,17 @@ def player_data_delete(*, user: User) -> dict[str, int]:
     kind went.
     """
     with transaction.atomic():
-        # Locked in the order a deal and a move lock them (seat, round, then wallet), so a
-        # move in flight finishes first and a deal started meanwhile waits, then finds no seat.
+        # Locked in the order a move locks them (its round, with the round's seat, then the
+        # wallet) and a deal (the seat, then the wallet): rounds, seats, wallet.  A move that
+        # has its round finishes first; one that has not waits for the round holding nothing
+        # else; a deal that has its seat finishes first.  (Seats before rounds deadlocked
+        # against a move holding its round: tests/privacy/test_concurrency.py.)
+        list(
+            Round.objects.select_for_update()
+            .filter(user=user)
+            .order_by("id")
+            .values_list("pk", flat=True)
+        )
         list(Seat.objects.select_for_update().filter(user=user).values_list("pk", flat=True))
         list(Wallet.objects.select_for_update().filter(user=user).values_list("pk", flat=True))
         ledger = delete_rows(LedgerEntry.objects.filter(wallet__user=user))

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.core import signing
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, OperationalError, transaction
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
@@ -29,14 +29,21 @@ CONFIRM_SALT = "privacy.account-delete"
 # How long the confirmation page may stay open before the password is asked again.
 CONFIRM_MAX_AGE = 10 * 60
 # A write that raced the deletion (a drill answer stored between our read of the rows and the
-# delete of the account) breaks a foreign key at commit; the whole deletion is tried again.
+# delete of the account) breaks a foreign key at commit, or a lock cycle the database breaks by
+# aborting us: the whole deletion is tried again.
 ATTEMPTS = 3
+# PostgreSQL's deadlock_detected and serialization_failure.
+RETRY_SQLSTATES = frozenset({"40P01", "40001"})
 
 STAFF_REFUSED = _("A staff account is deleted by an administrator, not from the account page.")
 
 
 class DeletionRefused(ValueError):
     pass
+
+
+class DeletionConflict(RuntimeError):
+    """Every attempt met a write of the same user's (or a deadlock); nothing was deleted."""
 
 
 @dataclass(frozen=True)
@@ -102,7 +109,17 @@ def account_delete(*, user: User) -> DeletionDone:
     for attempt in range(ATTEMPTS):
         try:
             return _delete_once(user)
-        except IntegrityError:
+        except (IntegrityError, OperationalError) as exc:
+            if not _worth_retrying(exc):
+                raise  # the database is away, say: the outage page's business
             if attempt == ATTEMPTS - 1:
-                raise
+                raise DeletionConflict from exc
     raise AssertionError("unreachable")
+
+
+def _worth_retrying(exc: Exception) -> bool:
+    """A broken foreign key (a row written meanwhile) or a deadlock the database broke by
+    aborting us: the transaction rolled back whole, so trying again is safe."""
+    if isinstance(exc, IntegrityError):
+        return True
+    return getattr(exc.__cause__, "sqlstate", None) in RETRY_SQLSTATES

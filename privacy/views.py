@@ -5,7 +5,6 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
-from django.db import IntegrityError
 from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
@@ -21,6 +20,7 @@ from core.http import HtmxHttpRequest
 from privacy.exports import export_filename, export_stream
 from privacy.services import (
     STAFF_REFUSED,
+    DeletionConflict,
     DeletionRefused,
     account_delete,
     confirmation_token,
@@ -96,7 +96,7 @@ def delete_confirm(request: HtmxHttpRequest) -> HttpResponse:
     except DeletionRefused:
         messages.error(request, STAFF_REFUSED)
         return redirect("accounts:account")
-    except IntegrityError:
+    except DeletionConflict:
         messages.error(request, DELETION_RACED)
         return _delete_page(request, form, status=409)
     was_guest = user.is_guest

@@ -17,7 +17,7 @@ from game import services as game_services
 from game.models import Round, Table
 from tests.classroom.conftest import THOTH, make_decision
 from tests.classroom.conftest import user as make_user
-from tests.game.conftest import PASSWORD, rig, tables  # noqa: F401  (fixtures)
+from tests.game.conftest import PASSWORD, learner, other, rig, tables  # noqa: F401  (fixtures)
 from trainer.models import Situation
 
 # The rigged live round's hole card and the cards its shoe deals next: never in an export.
@@ -89,11 +89,11 @@ def fill(user: User, scribes: Table, shoe) -> tuple[Round, Round]:
 
 @pytest.fixture
 def world(tables, rig) -> World:  # noqa: F811
-    learner = User.objects.create_user(
+    me = User.objects.create_user(
         username="nefer", password=PASSWORD, display_name="Nefer", real_name="Nefertari Amun"
     )
-    other = User.objects.create_user(
-        username="other",
+    someone = User.objects.create_user(
+        username="someone",
         password=PASSWORD,
         display_name=OTHER_SECRET,
         real_name=OTHER_SECRET,
@@ -101,11 +101,11 @@ def world(tables, rig) -> World:  # noqa: F811
     teacher = make_user("teacher", teacher=True, display_name="Thoth")
     teacher.set_password(PASSWORD)
     teacher.save()
-    live, settled = fill(learner, tables["scribes"], rig)
-    fill(other, tables["scribes"], rig)
+    live, settled = fill(me, tables["scribes"], rig)
+    fill(someone, tables["scribes"], rig)
     klass = class_services.class_create(owner=teacher, name="Year 9")
-    class_services.class_join(user=learner, classroom=klass)
-    class_services.class_join(user=other, classroom=klass)
+    class_services.class_join(user=me, classroom=klass)
+    class_services.class_join(user=someone, classroom=klass)
     for m in klass.memberships.all():
         class_services.note_set(membership=m, note=NOTE)
     assignment = class_services.assignment_create(
@@ -117,6 +117,6 @@ def world(tables, rig) -> World:  # noqa: F811
         hands=2,
         target_accuracy=50,
     )
-    make_decision(learner, context=assignment.context)
-    make_decision(other, context=assignment.context, correct=False, lost=0.2)
-    return World(learner, other, teacher, klass, assignment, live, settled)
+    make_decision(me, context=assignment.context)
+    make_decision(someone, context=assignment.context, correct=False, lost=0.2)
+    return World(me, someone, teacher, klass, assignment, live, settled)

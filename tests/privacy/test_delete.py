@@ -293,3 +293,25 @@ def test_a_long_history_costs_no_more_queries_to_delete(world):
     many = _deletion_queries(world.learner)
     assert set(counts(world.learner).values()) == {0}
     assert many == few
+
+
+def test_a_deletion_that_keeps_meeting_writes_says_so_and_keeps_everything(
+    client, world, monkeypatch
+):
+    from django.db import IntegrityError
+
+    client.force_login(world.learner)
+    _, token = confirm_page(client)
+    before = everything()
+    tries = []
+
+    def racing(*, user):
+        tries.append(user.pk)
+        raise IntegrityError("a decision was stored meanwhile")
+
+    monkeypatch.setattr(services, "user_delete", racing)
+    response = client.post(CONFIRM, {"token": token})
+    assert response.status_code == 409 and len(tries) == services.ATTEMPTS
+    assert "nothing was deleted" in response.content.decode()
+    assert everything() == before
+    assert client.session[SESSION_KEY] == str(world.learner.pk)
