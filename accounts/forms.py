@@ -125,3 +125,33 @@ class NamesForm(forms.ModelForm):  # type: ignore[type-arg]
         self.fields["real_name"].help_text = _(
             "Optional. Only the teachers of your classes see it."
         )
+
+
+class PasswordCheckForm(forms.Form):
+    """The user's password typed again before something that cannot be undone (deleting the
+    account).  Checked through ``authenticate`` like the password change, so that django-axes
+    counts a wrong one like a wrong log-in: five from one address lock that pair out (429)."""
+
+    error_messages = {
+        "password_incorrect": _("This is not your password. Please enter it again."),
+    }
+
+    password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, *args: Any, user: User, request: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+        self.request = request
+
+    def clean_password(self) -> str:
+        password: str = self.cleaned_data["password"]
+        found = authenticate(self.request, username=self.user.get_username(), password=password)
+        if found is None or found.pk != self.user.pk:
+            raise forms.ValidationError(
+                self.error_messages["password_incorrect"], code="password_incorrect"
+            )
+        return password

@@ -147,3 +147,20 @@ def user_become_teacher(*, user: User) -> None:
 def user_update_names(*, user: User, display_name: str, real_name: str) -> None:
     User.objects.filter(pk=user.pk).update(display_name=display_name, real_name=real_name)
     user.display_name, user.real_name = display_name, real_name
+
+
+def user_delete(*, user: User) -> None:
+    """Delete the account row itself, and the log-in records kept under its name.
+
+    Called last by the account deletion (``privacy.services``), inside its transaction, once
+    every app has removed or handed on its own rows; whatever still points at the user
+    (admin log entries, permissions) goes with it by the foreign keys' own rules.  The
+    django-axes rows (failed and successful log-ins: addresses, browsers) are keyed by the
+    username, not the row, so they would outlive it and greet the name's next owner.
+    """
+    from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+
+    name = user.get_username()
+    for model in (AccessAttempt, AccessFailureLog, AccessLog):
+        model.objects.filter(username=name).delete()
+    User.objects.filter(pk=user.pk).delete()

@@ -14,7 +14,13 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.attempts import remember_device
-from accounts.forms import CheckedPasswordChangeForm, LoginForm, NamesForm, SignUpForm
+from accounts.forms import (
+    CheckedPasswordChangeForm,
+    LoginForm,
+    NamesForm,
+    PasswordCheckForm,
+    SignUpForm,
+)
 from accounts.models import User
 from accounts.services import (
     MODEL_BACKEND,
@@ -164,7 +170,10 @@ def account(request: HtmxHttpRequest) -> HttpResponse:
         messages.success(request, _("Your account has been saved."))
         return redirect("accounts:account")
     status = 400 if form.is_bound else 200
-    return render(request, "accounts/account.html", {"form": form}, status=status)
+    # The deletion's first step (its view is privacy's: it needs every app's rows).
+    delete_form = PasswordCheckForm(user=user, request=request)
+    context = {"form": form, "delete_form": delete_form}
+    return render(request, "accounts/account.html", context, status=status)
 
 
 @login_required

@@ -14,8 +14,14 @@ from django.db import models
 class Classroom(models.Model):
     name = models.CharField(max_length=100)
     description = models.TextField(max_length=2000, blank=True)
+    # Null only for a class whose owner deleted their account with no co-teacher to hand it
+    # to: it is archived, seen by its students and changed by nobody (privacy.services).
+    # Deleting a user any other way (the admin) still deletes the classes they own.
     owner = models.ForeignKey(
-        django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="classes_owned"
+        django_settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.CASCADE,
+        related_name="classes_owned",
     )
     co_teachers = models.ManyToManyField(
         django_settings.AUTH_USER_MODEL, blank=True, related_name="classes_co_taught"

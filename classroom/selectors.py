@@ -324,3 +324,85 @@ def my_progress(*, membership: Membership) -> list[Progress]:
         windows=_windows(assignments), user_ids=[membership.student_id]
     )
     return [Progress(a, progress.get((a.pk, membership.student_id), EMPTY)) for a in assignments]
+
+
+# --- the user's own data download (privacy) ----------------------------------------------
+
+
+def _assignment_export(a: Assignment, *, user: User) -> dict[str, Any]:
+    return {
+        "title": a.title,
+        "focus": a.focus,
+        "settings": a.settings,
+        "rules_key": a.rules_key,
+        "cells": a.cells,
+        "hands": a.hands,
+        "target_accuracy": a.target_accuracy,
+        "due_at": a.due_at,
+        "created_at": a.created_at,
+        "set_by_you": a.created_by_id == user.pk,
+    }
+
+
+def classes_export(*, user: User) -> dict[str, list[dict[str, Any]]]:
+    """The classes the user teaches and the classes they belong to, in four queries.
+
+    A taught class comes with its assignments and its number of students, never a student's
+    name, figures or the teachers' notes: those are the students' data (the class pages and
+    the class's CSV export show them to its teachers).  A class the user belongs to comes
+    with its assignments and the user's own progress on each, never the teachers' private
+    note on them (a note has no author: it is the class's teachers' record, not the user's).
+    """
+    teaching = list(
+        Classroom.objects.filter(_teaches(user))
+        .annotate(students=Count("memberships"))
+        .order_by("created_at", "id")
+    )
+    memberships = list(
+        Membership.objects.filter(student=user)
+        .select_related("classroom", "classroom__owner")
+        .order_by("joined_at", "id")
+    )
+    ids = [c.pk for c in teaching] + [m.classroom_id for m in memberships]
+    by_class: dict[int, list[Assignment]] = {pk: [] for pk in ids}
+    for a in Assignment.objects.filter(classroom_id__in=ids).order_by("created_at", "id"):
+        by_class[a.classroom_id].append(a)
+    studied = [a for m in memberships for a in by_class[m.classroom_id]]
+    progress = records.assignment_progress(windows=_windows(studied), user_ids=[user.pk])
+
+    def mine(a: Assignment) -> dict[str, Any]:
+        p = Progress(a, progress.get((a.pk, user.pk), EMPTY))
+        return {
+            **_assignment_export(a, user=user),
+            "your_answers": p.score.count,
+            "your_correct": p.score.correct,
+            "your_accuracy": p.score.accuracy,
+            "done": p.done,
+        }
+
+    return {
+        "teaching": [
+            {
+                "name": c.name,
+                "description": c.description,
+                "role": "owner" if c.owner_id == user.pk else "co-teacher",
+                "join_code": c.code,
+                "created_at": c.created_at,
+                "archived_at": c.archived_at,
+                "students": c.students,
+                "assignments": [_assignment_export(a, user=user) for a in by_class[c.pk]],
+            }
+            for c in teaching
+        ],
+        "member_of": [
+            {
+                "name": m.classroom.name,
+                "description": m.classroom.description,
+                "teacher": m.classroom.owner.shown_name if m.classroom.owner else None,
+                "joined_at": m.joined_at,
+                "archived_at": m.classroom.archived_at,
+                "assignments": [mine(a) for a in by_class[m.classroom_id]],
+            }
+            for m in memberships
+        ],
+    }

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -204,3 +206,69 @@ def assignment_remedial_create(
         due_at=due_at,
         cells=cells,
     )
+
+
+# --- the user's own data: deletion (privacy) ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class ClassHandover:
+    """What the account deletion does with a class the user owns: ``to`` is the co-teacher
+    who becomes its owner, or ``None`` when there is none and the class is archived."""
+
+    classroom_id: int
+    name: str
+    to: User | None
+
+
+def _longest_serving_co_teacher(classroom: Classroom) -> User | None:
+    """The co-teacher added first: the many-to-many rows are numbered as they are added."""
+    Through = Classroom.co_teachers.through
+    row = (
+        Through.objects.filter(classroom_id=classroom.pk)
+        .select_related("user")
+        .order_by("id")
+        .first()
+    )
+    return row.user if row is not None else None
+
+
+def classes_handover_plan(*, user: User) -> list[ClassHandover]:
+    """What :func:`classes_release` would do now (the deletion's confirmation page)."""
+    return [
+        ClassHandover(c.pk, c.name, _longest_serving_co_teacher(c))
+        for c in Classroom.objects.filter(owner=user).order_by("name", "id")
+    ]
+
+
+def classes_release(*, user: User) -> list[ClassHandover]:
+    """Before the user's account goes: each class they own is handed to its longest-serving
+    co-teacher, or, with none, archived without an owner (its students keep seeing it, read
+    only, with their progress; nobody can change it or join it any more).  The user stops
+    co-teaching and leaves every class they belong to (the teachers' notes on them go too).
+
+    The classes are locked first, so that two co-teachers deleting their accounts at once
+    cannot hand a class to each other.
+    """
+    with transaction.atomic():
+        Through = Classroom.co_teachers.through
+        taught = Q(owner=user) | Q(
+            pk__in=Through.objects.filter(user_id=user.pk).values("classroom")
+        )
+        list(Classroom.objects.select_for_update().filter(taught).values_list("pk", flat=True))
+        Through.objects.filter(user_id=user.pk).delete()
+        done = []
+        now = timezone.now()
+        for c in Classroom.objects.filter(owner=user).order_by("name", "id"):
+            heir = _longest_serving_co_teacher(c)
+            if heir is not None:
+                c.owner = heir
+                c.save(update_fields=["owner"])
+                c.co_teachers.remove(heir)
+            else:
+                c.owner = None
+                c.archived_at = c.archived_at or now
+                c.save(update_fields=["owner", "archived_at"])
+            done.append(ClassHandover(c.pk, c.name, heir))
+        Membership.objects.filter(student=user).delete()
+    return done

@@ -21,6 +21,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
 urlpatterns += i18n_patterns(
     path("", include("core.urls")),
     path("accounts/", include("accounts.urls")),
+    # The user's own data (download, delete the account): under the account's URLs, in an
+    # app of its own above every app whose rows it gathers (pyproject's layers).
+    path("accounts/", include("privacy.urls")),
     path("play/", include("game.urls")),
     path("trainer/", include("trainer.urls")),
     path("rules/", include("articles.urls")),

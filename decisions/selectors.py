@@ -7,9 +7,11 @@ only through this module.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from random import Random
+from typing import Any
 
 from django.db.models import Count, Q, QuerySet, Sum
 from django.db.models.functions import TruncDate
@@ -221,3 +223,49 @@ def weak_cell(*, user: User, rng: Random) -> tuple[tuple[str, int, int], list[in
     weights = [s.misses * (6 - s.box) * (1.0 if s.due_at <= now else 0.1) for s in spots]
     spot = rng.choices(spots, weights=weights)[0]
     return (spot.chart_kind, spot.chart_row, spot.dealer_points), list(spot.example)
+
+
+# --- the user's own data download (privacy) ----------------------------------------------
+
+EXPORT_CHUNK = 2000  # rows fetched at a time: one query (one server-side cursor) per kind
+DECISION_EXPORT_FIELDS = (
+    "id",
+    "created_at",
+    "source",
+    "source_ref",
+    "context",
+    "rules",
+    "rules_key",
+    "hand",
+    "dealer_up",
+    "removed",
+    "category",
+    "chart_kind",
+    "chart_row",
+    "dealer_points",
+    "choice",
+    "best",
+    "chart_move",
+    "ev",
+    "ev_lost",
+    "correct",
+    "time_taken_ms",
+)
+
+
+def decisions_export(*, user: User) -> Iterator[dict[str, Any]]:
+    """Every decision the user made, drill and table, oldest first, streamed."""
+    rows = Decision.objects.filter(user=user).order_by("created_at", "id")
+    for row in rows.values(*DECISION_EXPORT_FIELDS).iterator(chunk_size=EXPORT_CHUNK):
+        yield dict(row)
+
+
+def weak_spots_export(*, user: User) -> list[dict[str, Any]]:
+    """The user's chart cells in their Leitner boxes."""
+    rows = WeakSpot.objects.filter(user=user).order_by("chart_kind", "chart_row", "dealer_points")
+    fields = ("chart_kind", "chart_row", "dealer_points", "box", "misses", "due_at", "example")
+    return [dict(row) for row in rows.values(*fields)]
+
+
+def decisions_count(*, user: User) -> int:
+    return Decision.objects.filter(user=user).count()

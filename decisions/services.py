@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from blackjack import Card, Move, Rules, best_by_ev, cell_key, hand_total, is_best_choice, is_pair
+from core.rows import delete_rows
 from decisions.models import OFFER_CATEGORIES, Decision, WeakSpot
 
 
@@ -146,3 +147,15 @@ _PROMOTE_SQL = (
     + " ".join(f"WHEN {box - 1} THEN %s" for box in LEITNER_INTERVALS)
     + f" ELSE %s END {_CELL_WHERE}"
 )
+
+
+def decisions_delete(*, user: User) -> dict[str, int]:
+    """Delete every decision and weak spot of the user (the account deletion's part).
+
+    The trainer's drill questions point at decisions (set to null on delete); once the
+    trainer has deleted the user's, the decisions go in one statement, however many
+    (:func:`core.rows.delete_rows`).
+    """
+    decisions = delete_rows(Decision.objects.filter(user=user))
+    weak_spots = delete_rows(WeakSpot.objects.filter(user=user))
+    return {"decisions": decisions, "weak_spots": weak_spots}

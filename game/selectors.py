@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
 
@@ -11,8 +12,10 @@ from django.db.models import F, QuerySet, Window
 from django.db.models.functions import RowNumber
 
 from accounts.models import User
+from blackjack import player_view
+from game.codec import state_from_json
 from game.limits import table_rules
-from game.models import OPENING_BALANCE, Round, Seat, Table, Wallet
+from game.models import OPENING_BALANCE, LedgerEntry, Round, Seat, Table, Wallet
 
 
 def wallet_balance(*, user: User | Any) -> Decimal:
@@ -68,3 +71,88 @@ def history(*, user: User) -> QuerySet[Round]:
 def round_number(*, rnd: Round) -> int:
     """The round's place among its user's rounds, from 1."""
     return Round.objects.filter(user_id=rnd.user_id, id__lte=rnd.pk).count()
+
+
+# --- the user's own data download (privacy) ----------------------------------------------
+
+EXPORT_CHUNK = 2000  # rows fetched at a time: one query (one server-side cursor) per kind
+
+
+def wallet_export(*, user: User) -> dict[str, Any] | None:
+    """The balance and when the wallet was opened; ``None`` before the first bet."""
+    row = Wallet.objects.filter(user=user).values("balance", "created_at").first()
+    return dict(row) if row is not None else None
+
+
+def ledger_export(*, user: User) -> Iterator[dict[str, Any]]:
+    """Every change of the user's balance, oldest first, streamed."""
+    rows = (
+        LedgerEntry.objects.filter(wallet__user=user)
+        .order_by("id")
+        .values("id", "kind", "amount", "balance_after", "round_id", "created_at")
+    )
+    for found in rows.iterator(chunk_size=EXPORT_CHUNK):
+        row: dict[str, Any] = dict(found)
+        row["round"] = row.pop("round_id")
+        yield row
+
+
+def seats_export(*, user: User) -> list[dict[str, Any]]:
+    """The user's places at the tables and their settings, but not the seat's shoe: its
+    order is the cards of the next rounds."""
+    rows = (
+        Seat.objects.filter(user=user)
+        .order_by("id")
+        .values("table__slug", "rules", "ai_levels", "last_bets", "hints", "coach")
+    )
+    out: list[dict[str, Any]] = []
+    for found in rows:
+        row: dict[str, Any] = dict(found)
+        out.append({"table": row.pop("table__slug"), **row})
+    return out
+
+
+def rounds_export(*, user: User) -> Iterator[dict[str, Any]]:
+    """Every round, oldest first, streamed, as the player saw it.
+
+    The cards come from :func:`blackjack.player_view`, the only view of a round that may leave
+    the server: a round in play shows its hole card only once revealed, and no round shows
+    its shoe beyond the number of cards left.  That holds for finished rounds too: a finished
+    round's stored shoe is the seat's shoe, so its order is the cards of the *next* round.
+    """
+    rows = (
+        Round.objects.filter(user=user)
+        .order_by("id")
+        .values(
+            "id",
+            "seat__table__slug",
+            "status",
+            "state",
+            "seq",
+            "human_seats",
+            "ai_levels",
+            "reshuffled",
+            "staked",
+            "paid",
+            "net",
+            "review",
+            "created_at",
+            "finished_at",
+        )
+    )
+    for number, found in enumerate(rows.iterator(chunk_size=EXPORT_CHUNK), start=1):
+        row: dict[str, Any] = dict(found)
+        view = player_view(state_from_json(row.pop("state")))
+        view.pop("legal_moves", None)  # a question for the table page, not a record
+        yield {
+            "id": row.pop("id"),
+            "number": number,
+            "table": row.pop("seat__table__slug"),
+            "moves": row.pop("seq"),
+            **row,
+            "cards": view,
+        }
+
+
+def rounds_count(*, user: User) -> int:
+    return Round.objects.filter(user=user).count()

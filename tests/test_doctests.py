@@ -11,7 +11,7 @@ import pkgutil
 import pytest
 from django.utils import translation
 
-APPS = ("accounts", "computed", "config", "core", "decisions", "game", "trainer")
+APPS = ("accounts", "computed", "config", "core", "decisions", "game", "privacy", "trainer")
 
 
 def _modules() -> list[str]:

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 from accounts.models import User
 from trainer.models import Situation
 
@@ -15,3 +18,42 @@ def situation_open(*, user: User) -> Situation | None:
 def situation_of(*, user: User, pk: int) -> Situation | None:
     """A situation of this learner's; ``None`` for anyone else's or none."""
     return Situation.objects.filter(pk=pk, user=user).first()
+
+
+# --- the user's own data download (privacy) ----------------------------------------------
+
+EXPORT_CHUNK = 2000
+
+
+def situations_export(*, user: User) -> Iterator[dict[str, Any]]:
+    """Every drill question dealt to the user, oldest first, streamed.
+
+    An answered one says which decision answered it; an open one (at most the one on the
+    drill page) leaves out its EVs, chart move and bust chance: those are its answer.
+    """
+    rows = (
+        Situation.objects.filter(user=user)
+        .order_by("dealt_at", "id")
+        .values(
+            "id",
+            "dealt_at",
+            "focus",
+            "kind",
+            "context",
+            "rules",
+            "rules_key",
+            "hand",
+            "dealer_up",
+            "ev",
+            "chart_move",
+            "dealer_bust",
+            "decision_id",
+        )
+    )
+    for found in rows.iterator(chunk_size=EXPORT_CHUNK):
+        row: dict[str, Any] = dict(found)
+        row["decision"] = row.pop("decision_id")
+        if row["decision"] is None:
+            for answer in ("ev", "chart_move", "dealer_bust"):
+                row.pop(answer)
+        yield row

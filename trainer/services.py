@@ -209,3 +209,9 @@ def situation_answer(
         situation.decision = decision
         situation.save(update_fields=["decision"])
     return situation, True
+
+
+def situations_delete(*, user: User) -> int:
+    """Delete every drill question dealt to the user (the account deletion's part)."""
+    deleted, _ = Situation.objects.filter(user=user).delete()
+    return deleted

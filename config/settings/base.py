@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "trainer",
     "articles",
     "classroom",
+    "privacy",
 ]
 
 MIDDLEWARE = [

@@ -83,7 +83,7 @@ FIELDS = [
     "seq", "on", "next", "situation", "focus", "up", "preset", "decks", "h17", "surrender",
     "username", "password", "password1", "password2", "display_name", "role",
     "preferred_language", "old_password", "new_password1", "new_password2", "csrfmiddlewaretoken",
-    "\x00", "",
+    "token", "\x00", "",
 ]  # fmt: skip
 forms = st.dictionaries(st.sampled_from(FIELDS), values, max_size=8)
 
@@ -92,6 +92,8 @@ POST_PATHS = [
     "/en/accounts/login/",
     "/en/accounts/logout/",
     "/en/accounts/password/",
+    "/en/accounts/delete/",
+    "/en/accounts/delete/confirm/",
     "/en/admin/login/",
     "/en/play/top-up/",
     "/en/play/table/scribes/deal/",
@@ -121,6 +123,8 @@ GET_PATHS = [
     "/en/trainer/chart/",
     "/en/accounts/login/",
     "/en/accounts/signup/",
+    "/en/accounts/data/",
+    "/en/accounts/delete/",
     "/healthz",
     "/",
 ]
