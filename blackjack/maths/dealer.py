@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -272,6 +273,7 @@ class DealerCache:
         self.bulk_at: dict[int, int] = {}
         self._bulk: tuple[FloatArray, FloatArray] = (np.empty((0, 6)), np.empty((0, 6)))
         self._bulk_size = 0
+        self._lock = threading.Lock()
         self._seq: OrderedDict[int, FloatArray] = OrderedDict()
         self._keep = keep
 
@@ -288,11 +290,15 @@ class DealerCache:
         rows, bulk = self.rows[False], self.bulk_at
         return [c for c in codes if c not in rows and c not in bulk]
 
+    def _positions(self, codes: IntArray) -> IntArray:
+        """The row in the bulk of each code, -1 where it has none."""
+        found = map(self.bulk_at.get, codes.tolist(), itertools.repeat(-1))
+        return np.fromiter(found, dtype=np.int64, count=len(codes))
+
     def rows_for(self, codes: IntArray, *, peek: bool) -> FloatArray:
         """(B, 6): the stand rows of the shoes ``codes``, with ``peek`` or not, from the bulk
         where they are there, else one by one (:meth:`stand_row`)."""
-        get = self.bulk_at.get
-        at = np.fromiter((get(c, -1) for c in codes.tolist()), dtype=np.int64, count=len(codes))
+        at = self._positions(codes)
         found = at >= 0
         out = np.empty((len(codes), 6))
         out[found] = self._bulk[peek][at[found]]
@@ -301,27 +307,30 @@ class DealerCache:
         return out
 
     def _keep_bulk(self, codes: IntArray, rows: tuple[FloatArray, FloatArray]) -> None:
-        """Keep the stand rows of a batch in the bulk arrays (a code already there is
-        overwritten in place)."""
-        get = self.bulk_at.get
-        at = np.fromiter((get(c, -1) for c in codes.tolist()), dtype=np.int64, count=len(codes))
-        new = at < 0
-        count = int(new.sum())
-        start = self._bulk_size
-        if start + count > len(self._bulk[0]):
-            room = max(2 * len(self._bulk[0]), start + count, 1024)
-            grown = []
-            for old in self._bulk[: 2 if self.up in (1, 10) else 1]:
-                bigger = np.empty((room, 6))
-                bigger[:start] = old[:start]
-                grown.append(bigger)
-            self._bulk = (grown[0], grown[-1])
-        at[new] = np.arange(start, start + count)
-        self.bulk_at.update(zip(codes[new].tolist(), at[new].tolist(), strict=True))
-        self._bulk_size = start + count
-        self._bulk[0][at] = rows[0]
-        if self.up in (1, 10):
-            self._bulk[1][at] = rows[1]
+        """Keep the stand rows of a batch of distinct codes in the bulk arrays (a code already
+        there is overwritten in place).  Request threads share the cache: one writer at a
+        time, and a row is written before its code is published in ``bulk_at``."""
+        with self._lock:
+            at = self._positions(codes)
+            new = at < 0
+            start = self._bulk_size
+            at[new] = np.arange(start, start + int(new.sum()))
+            end = start + int(new.sum())
+            bulk = self._bulk
+            if end > len(bulk[0]):
+                room = max(2 * len(bulk[0]), end, 1024)
+                grown = []
+                for old in bulk[: 2 if self.up in (1, 10) else 1]:
+                    bigger = np.empty((room, 6))
+                    bigger[:start] = old[:start]
+                    grown.append(bigger)
+                bulk = (grown[0], grown[-1])
+            bulk[0][at] = rows[0]
+            if self.up in (1, 10):
+                bulk[1][at] = rows[1]
+            self._bulk = bulk
+            self._bulk_size = end
+            self.bulk_at.update(zip(codes[new].tolist(), at[new].tolist(), strict=True))
 
     def _remember(self, code: int, seq: FloatArray) -> None:
         self._seq[code] = seq
