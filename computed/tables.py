@@ -113,10 +113,11 @@ def engine_warm() -> None:
 
 def build_chart(rules: Rules, progress: Progress | None = None) -> Chart:
     """The basic-strategy chart of :func:`blackjack.strategy.basic_chart`, one up card at a
-    time (``progress(done, 10)`` after each)."""
-    prepare_full_shoe(rules)
+    time (``progress(done, 10)`` after each, its dealer work with it, so that the steps are
+    even)."""
     cells: dict[tuple[str, int, int], Cell] = {}
     for n, up in enumerate(UPS, start=1):
+        prepare_full_shoe(rules, ups=(up,))
         for kind, rows in (("hard", HARD_ROWS), ("soft", SOFT_ROWS), ("pair", PAIR_ROWS)):
             for row in rows:
                 cells[kind, row, up] = maths.build_cell(rules, kind, row, up)
