@@ -76,7 +76,11 @@ def calculator_answer(form: CalculatorForm) -> Answer:
     )
     if len(singles) == 1:
         effects = [Effect(singles[0][0], singles[0][1], _basic(edge))]
+    # While the chosen rules' edge is missing, the progress is that of its own job (the
+    # reader's answer, computed first); then that of the options' own effects.
     pending = [r for r in _rule_sets(rules, singles) if figures.edge_get(r) is None]
+    if edge is None:
+        pending = [rules]
     progress = None
     states = [figures.edge_progress(r) for r in pending]
     if any(s is not None for s in states):

@@ -21,7 +21,7 @@ import json
 import logging
 import math
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,7 +52,7 @@ from computed import selectors as computed_selectors
 from computed import services as computed_services
 from computed.models import ChartJob
 from computed.store import DatabaseTableStore
-from computed.tables import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, chart_key
+from computed.tables import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, build_chart, chart_key
 from game.stakes import HOUSE_TABLES, stakes_for_preset
 
 logger = logging.getLogger(__name__)
@@ -364,10 +364,15 @@ class EdgeProgress:
     failed: bool
 
 
-def edge_compute(rules: Rules) -> None:
-    """The house edge of ``rules`` (its chart stored already): a worker's step after the
-    tables, registered on the computed app's jobs by ``ArticlesConfig.ready``."""
-    house_edge(rules, store=DatabaseTableStore())
+def edge_compute(rules: Rules, progress: Callable[[int, int], None] | None = None) -> None:
+    """The house edge of ``rules``: its chart (one up card at a time, ``progress(done, 10)``
+    after each, unless it is stored), then the edge pass.  A worker's first step on a job of
+    kind "edge", registered on the computed app's jobs by ``ArticlesConfig.ready``."""
+    store = DatabaseTableStore()
+    if store.get(chart_key(rules)) is None:
+        chart = build_chart(rules, progress)
+        save_json(store, chart_key(rules), chart.to_dict())
+    house_edge(rules, store=store)
 
 
 def edge_stored(rules: Rules) -> bool:

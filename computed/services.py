@@ -31,9 +31,11 @@ MAX_PENDING = 4
 ACTIVE = (ChartJob.Status.QUEUED, ChartJob.Status.RUNNING)
 PENDING = (ChartJob.Status.WAITING, *ACTIVE)
 
-# Work a job kind does after the tables, and whether it is stored: the articles app registers
-# the house edge here (it sits above this app, so it hands its work down, not the reverse).
-AFTER_TABLES: dict[str, Callable[[Rules], None]] = {}
+# Work a job kind does before the tables (the product its requester waits for, e.g. the house
+# edge: the tables follow, for the trainer), given the job's progress report, and whether it
+# is stored: the articles app registers the house edge here (it sits above this app, so it
+# hands its work down, not the reverse).
+KIND_WORK: dict[str, Callable[[Rules, Callable[[int, int], None]], None]] = {}
 KIND_STORED: dict[str, Callable[[Rules], bool]] = {}
 
 
@@ -295,16 +297,22 @@ def job_run(*, job_id: int, ticket: str) -> str:
         if not mine.update(done=done, total=total, updated_at=timezone.now()):
             raise JobTakenOver
 
+    def kind_work() -> Callable[[Rules, Callable[[int, int], None]], None] | None:
+        kind = ChartJob.objects.filter(pk=job_id).values_list("kind", flat=True).first()
+        return KIND_WORK.get(kind or "")
+
     try:
+        work = kind_work()
+        if work is not None:
+            work(rules, progress)
         if not tables_stored(rules):
             data = compute_tables(rules, progress, store=DatabaseTableStore())
             tables_store(rules=rules, data=data)
-        kind = ChartJob.objects.filter(pk=job_id).values_list("kind", flat=True).first()
-        extra = AFTER_TABLES.get(kind or "")
-        if extra is not None:
+        later = kind_work() if work is None else None  # the kind changed meanwhile
+        if later is not None:
             if not mine.update(updated_at=timezone.now()):
                 raise JobTakenOver
-            extra(rules)
+            later(rules, progress)
         if not mine.update(
             status=ChartJob.Status.DONE, slot=None, finished=True, updated_at=timezone.now()
         ):

@@ -17,13 +17,14 @@ progress page can show how far it is; the cells and the stored document are the 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations_with_replacement
 from typing import Any
 
-from blackjack import FORMAT_VERSION as STORE_VERSION
 from blackjack import (
+    DEFAULT_PRESET,
     MOVE_ORDER,
+    PRESETS,
     Cell,
     Chart,
     Move,
@@ -38,6 +39,7 @@ from blackjack import (
     prepare_full_shoe,
     save_json,
 )
+from blackjack import FORMAT_VERSION as STORE_VERSION
 from blackjack import table_key as store_key
 
 FORMAT_VERSION = 4  # 4: the split EVs of blackjack.maths.splits (issue 11)
@@ -101,12 +103,22 @@ def _multi_card_hands() -> Iterator[tuple[int, ...]]:
                 yield cards
 
 
+def engine_warm() -> None:
+    """Compute now, in a worker starting, the dealer's rows of the house's shoes (its decks,
+    soft 17 standing and hit): a new rule set with those shoes (every calculator option but
+    the decks) then needs only its own hands, about half the time (issue 13)."""
+    house = PRESETS[DEFAULT_PRESET]
+    for rules in (house, replace(house, dealer_hits_soft_17=not house.dealer_hits_soft_17)):
+        prepare_full_shoe(rules)
+
+
 def build_chart(rules: Rules, progress: Progress | None = None) -> Chart:
     """The basic-strategy chart of :func:`blackjack.strategy.basic_chart`, one up card at a
-    time (``progress(done, 10)`` after each)."""
-    prepare_full_shoe(rules)
+    time (``progress(done, 10)`` after each, its dealer work with it, so that the steps are
+    even)."""
     cells: dict[tuple[str, int, int], Cell] = {}
     for n, up in enumerate(UPS, start=1):
+        prepare_full_shoe(rules, ups=(up,))
         for kind, rows in (("hard", HARD_ROWS), ("soft", SOFT_ROWS), ("pair", PAIR_ROWS)):
             for row in rows:
                 cells[kind, row, up] = maths.build_cell(rules, kind, row, up)

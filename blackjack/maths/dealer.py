@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -41,8 +42,6 @@ from blackjack.rules import Rules
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
-# What DealerCache.fill returns: sorted codes, their stand rows without and with a peek.
-Filled = tuple[IntArray, tuple[FloatArray, FloatArray]]
 
 OUTCOMES: tuple[str, ...] = ("17", "18", "19", "20", "21", "bust", "blackjack")
 BUST = 5
@@ -267,8 +266,71 @@ class DealerCache:
         # dict where the up card cannot make a blackjack.
         peekless: dict[int, tuple[float, ...]] = {}
         self.rows = (peekless, {} if up in (1, 10) else peekless)
+        # The rows of large batches (fill) stay in numpy: ``bulk_at`` maps a code to its row
+        # in ``_bulk`` (without, with a peek); :meth:`stand_row` makes the tuple of ``rows``
+        # when Python first asks.  A tuple per shoe was most of the batch's time and memory,
+        # and the engine's numpy solve reads most of these shoes only by the array.
+        self.bulk_at: dict[int, int] = {}
+        self._bulk: tuple[FloatArray, FloatArray] = (np.empty((0, 6)), np.empty((0, 6)))
+        self._bulk_size = 0
+        self._lock = threading.Lock()
         self._seq: OrderedDict[int, FloatArray] = OrderedDict()
         self._keep = keep
+
+    def __len__(self) -> int:
+        """How many compositions have their stand rows here (a bound on the memory)."""
+        return len(self.rows[False]) + len(self.bulk_at)
+
+    def known(self, code: int) -> bool:
+        """Whether the stand rows of the shoe ``code`` are here (a tuple, or in the bulk)."""
+        return code in self.rows[False] or code in self.bulk_at
+
+    def unknown(self, codes: Sequence[int]) -> list[int]:
+        """The codes among ``codes`` whose stand rows are not here."""
+        rows, bulk = self.rows[False], self.bulk_at
+        return [c for c in codes if c not in rows and c not in bulk]
+
+    def _positions(self, codes: IntArray) -> IntArray:
+        """The row in the bulk of each code, -1 where it has none."""
+        found = map(self.bulk_at.get, codes.tolist(), itertools.repeat(-1))
+        return np.fromiter(found, dtype=np.int64, count=len(codes))
+
+    def rows_for(self, codes: IntArray, *, peek: bool) -> FloatArray:
+        """(B, 6): the stand rows of the shoes ``codes``, with ``peek`` or not, from the bulk
+        where they are there, else one by one (:meth:`stand_row`)."""
+        at = self._positions(codes)
+        found = at >= 0
+        out = np.empty((len(codes), 6))
+        out[found] = self._bulk[peek][at[found]]
+        for j in np.flatnonzero(~found).tolist():
+            out[j] = self.stand_row(int(codes[j]), peek=peek)
+        return out
+
+    def _keep_bulk(self, codes: IntArray, rows: tuple[FloatArray, FloatArray]) -> None:
+        """Keep the stand rows of a batch of distinct codes in the bulk arrays (a code already
+        there is overwritten in place).  Request threads share the cache: one writer at a
+        time, and a row is written before its code is published in ``bulk_at``."""
+        with self._lock:
+            at = self._positions(codes)
+            new = at < 0
+            start = self._bulk_size
+            at[new] = np.arange(start, start + int(new.sum()))
+            end = start + int(new.sum())
+            bulk = self._bulk
+            if end > len(bulk[0]):
+                room = max(2 * len(bulk[0]), end, 1024)
+                grown = []
+                for old in bulk[: 2 if self.up in (1, 10) else 1]:
+                    bigger = np.empty((room, 6))
+                    bigger[:start] = old[:start]
+                    grown.append(bigger)
+                bulk = (grown[0], grown[-1])
+            bulk[0][at] = rows[0]
+            if self.up in (1, 10):
+                bulk[1][at] = rows[1]
+            self._bulk = bulk
+            self._bulk_size = end
+            self.bulk_at.update(zip(codes[new].tolist(), at[new].tolist(), strict=True))
 
     def _remember(self, code: int, seq: FloatArray) -> None:
         self._seq[code] = seq
@@ -292,17 +354,18 @@ class DealerCache:
             vec = self.vectors[code] = tuple((seq @ self.table.weights).tolist())
         return vec
 
-    def fill(self, comps: IntArray, *, want_rows: bool = False) -> Filled:
+    def fill(self, comps: IntArray) -> None:
         """Compute the vectors of many compositions at once ((B, 10), repeats allowed), level
         by level: each one from a parent in the set with one card more, the ones without such
         a parent from scratch.  Within a level the rows grown by removing the same rank from
-        the same count share one factor vector, so they are grown together.  With ``want_rows``,
-        returns the codes, sorted, and their stand rows without and with a peek in that
-        order, for a caller that looks them up by the batch rather than one by one (else
-        empty arrays: a large batch's copy would only raise the peak memory)."""
+        the same count share one factor vector, so they are grown together.  The stand rows
+        are kept in the bulk arrays (:meth:`rows_for`, :meth:`stand_row`).  Nothing is done
+        when every composition is known already (another rule set on the same shoes)."""
         comps = np.asarray(comps, dtype=np.int64).reshape(-1, 10)
-        # Sorted and without repeats (not np.unique: its first call imports for 20 ms).
         all_codes = encode_rows(comps)
+        if not self.unknown(all_codes.tolist()):
+            return
+        # Sorted and without repeats (not np.unique: its first call imports for 20 ms).
         order = np.argsort(all_codes, kind="stable")
         codes = all_codes[order]
         first = np.ones(len(codes), dtype=bool)
@@ -315,7 +378,8 @@ class DealerCache:
         prev_seq: FloatArray = np.empty((0, t.sizes.shape[0]))
         starts, cols = t.outcome_starts, t.outcome_columns
         done_codes: list[IntArray] = []
-        done_rows: list[tuple[FloatArray, FloatArray]] = []
+        done_rows: list[list[FloatArray]] = []
+        peeks = (False, True) if self.up in (1, 10) else (False,)
         # Two buffers, each level's sequences in one and its parents' in the other: fresh
         # memory for every level cost more in page faults than the copying itself.
         levels = sorted(set(sizes.tolist()), reverse=True)
@@ -368,28 +432,20 @@ class DealerCache:
                         block *= factor
                         vectors[start:stop, cols] = np.add.reduceat(block, starts, axis=1)
             level_codes = codes[level]
-            level_rows = self._store(level_codes.tolist(), vectors)
-            if want_rows:
-                done_codes.append(level_codes)
-                done_rows.append(level_rows)
+            done_codes.append(level_codes)
+            done_rows.append([stand_rows(vectors, peek=peek) for peek in peeks])
             sorter = np.argsort(level_codes)
             prev_codes, prev_rows, prev_seq = level_codes[sorter], sorter, seq
-        if not done_codes:
-            empty = np.empty((0, 6))
-            return np.empty(0, dtype=np.int64), (empty, empty)
-        all_done = np.concatenate(done_codes)
-        sorter = np.argsort(all_done)
-        without = np.concatenate([r[0] for r in done_rows])[sorter]
-        with_peek = without  # the same rows unless a peek can find a blackjack
-        if self.up in (1, 10):
-            with_peek = np.concatenate([r[1] for r in done_rows])[sorter]
-        return all_done[sorter], (without, with_peek)
+        if done_codes:
+            without = np.concatenate([r[0] for r in done_rows])
+            with_peek = np.concatenate([r[-1] for r in done_rows])
+            self._keep_bulk(np.concatenate(done_codes), (without, with_peek))
 
     def prefetch(self, code: int, n: int, children: Sequence[tuple[int, int, int]]) -> None:
         """Compute the vectors of the children of the shoe ``code`` of ``n`` cards not known
         yet, given as (rank index, count of that rank, child's code)."""
-        known = self.rows[False]
-        todo = [kid for kid in children if kid[2] not in known]
+        known, bulk = self.rows[False], self.bulk_at
+        todo = [kid for kid in children if kid[2] not in known and kid[2] not in bulk]
         if not todo:
             return
         seq = self._sequences(code)
@@ -420,8 +476,13 @@ class DealerCache:
         units: with ``peek`` the dealer-blackjack outcomes are left out, not conditioned away."""
         row = self.rows[peek].get(code)
         if row is None:
-            vec = np.array([self.vector(decode(code))])
-            row = self.rows[peek][code] = tuple(stand_rows(vec, peek=peek)[0].tolist())
+            at = self.bulk_at.get(code)
+            if at is not None:
+                row = tuple(self._bulk[peek][at].tolist())
+            else:
+                vec = np.array([self.vector(decode(code))])
+                row = tuple(stand_rows(vec, peek=peek)[0].tolist())
+            self.rows[peek][code] = row
         return row
 
 

@@ -24,8 +24,8 @@ from blackjack.maths.dealer import (
     SHIFTS,
     UNITS,
     DealerCache,
-    Filled,
     IntArray,
+    decode,
     encode,
     encode_rows,
 )
@@ -97,6 +97,7 @@ class Engine:
         # play() memos, one per (hard total, ace held): index 2 * hard + ace, by shoe code.
         self._play: list[dict[int, float]] = [{} for _ in range(44)]
         self._split_hand: dict[tuple[int, int, int], float] = {}
+        self._split_legal: dict[tuple[int, int], frozenset[Move]] = {}
 
     # --- batching the dealer work ------------------------------------------------------
 
@@ -118,14 +119,9 @@ class Engine:
             need += [_shoes_less(base, 21 - pair) for base in split_bases]
             if pair != 1 or self.rules.hit_split_aces:
                 families += [(base, pair, pair == 1) for base in split_bases]
-        shoes = np.concatenate(need)
-        known = self.dealer.rows[False]
-        solve = len(families) > 1 and self.chart is None and sum(comp) >= _SOLVE_MIN_CARDS
-        filled = None
-        if any(c not in known for c in encode_rows(shoes).tolist()):
-            filled = self.dealer.fill(shoes, want_rows=solve)
-        if solve:
-            self._solve(families, filled)
+        self.dealer.fill(np.concatenate(need))
+        if len(families) > 1 and self.chart is None and sum(comp) >= _SOLVE_MIN_CARDS:
+            self._solve(families, memos=1)
 
     def prepare_full_shoe(self) -> None:
         """:meth:`prepare` for every two-card hand dealt from a full shoe against this up."""
@@ -139,12 +135,11 @@ class Engine:
                 need += [_shoes_less(b, 21 - p) for b in bases]
                 if p != 1 or self.rules.hit_split_aces:
                     families += [(b, p, p == 1) for b in bases]
-        # The split hands' hit-or-stand values in numpy (blackjack.splits asks for the hands
-        # of up to 2 * max_hands - 2 shoes; one Python call each was most of the time).
-        solve = bool(families) and self.chart is None and sum(base) >= _SOLVE_MIN_CARDS
-        filled = self.dealer.fill(np.concatenate(need), want_rows=solve)
-        if solve:
-            self._solve(families, filled)
+        # The split hands' values in numpy (blackjack.splits asks for the hands of up to
+        # 2 * max_hands - 2 shoes; one Python call each was most of the time).
+        self.dealer.fill(np.concatenate(need))
+        if families and self.chart is None and sum(base) >= _SOLVE_MIN_CARDS:
+            self._solve(families, memos=0)
         self.full_shoe_ready = True
 
     def _split_shoes(self, comp: Composition, pair: int, splits: int) -> list[IntArray]:
@@ -163,18 +158,20 @@ class Engine:
             out.append((*comp[: pair - 1], comp[pair - 1] - k, *comp[pair:]))
         return out
 
-    def _solve(
-        self, families: Sequence[tuple[Composition, int, bool]], filled: Filled | None
-    ) -> None:
-        """Fill the :meth:`play` memos for every hand that can grow from each family ``(shoe,
-        hard, ace)`` by drawing cards, with numpy: one step per hard total, from 21 down,
-        instead of one Python call per hand.  Only saves time; :meth:`_play_code` computes
-        the same values (up to the order of the sums).  The caller makes sure the shoes are
-        large enough that no hand here empties them, and has filled the dealer vectors
-        (``filled``: what :meth:`DealerCache.fill` returned, if it was called)."""
+    def _solve(self, families: Sequence[tuple[Composition, int, bool]], *, memos: int) -> None:
+        """Value every hand that can grow from each family ``(shoe, hard, ace)`` by drawing
+        cards, with numpy: one step per hard total, from 21 down, instead of one Python call
+        per hand.  The first ``memos`` families fill the :meth:`play` memos; each other family
+        is a split hand's shoe (``hard`` the pair card) and fills the :meth:`split_hand` memo
+        of every second card (hit, stand or double), so that Python walks none of its hands.
+        Only saves time; :meth:`_play_code` and :meth:`split_hand` compute the same values
+        (up to the order of the sums).  The caller makes sure the shoes are large enough that
+        no hand here empties them, and has filled the dealer vectors."""
         lefts, codes, hards, aces, kids = [], [], [], [], []
         offset = 0
+        offsets = []
         for comp, hard, ace in families:
+            offsets.append(offset)
             cards, card_codes, points, child = _play_layout(21 - hard)
             lefts.append(np.array(comp, dtype=np.int64) - cards)
             codes.append(encode(comp) - card_codes)
@@ -193,19 +190,7 @@ class Engine:
         # The stand EVs of the shoes that exist; the others are never weighed (count 0).
         stand = np.zeros(len(code))
         at = np.flatnonzero(valid)
-        # From the arrays of the dealer batch where it has them, else one by one.
-        wanted = code[at]
-        rows = np.empty((len(at), 6))
-        found = np.zeros(len(at), dtype=bool)
-        if filled is not None and len(filled[0]):
-            batch, batch_rows = filled
-            pos = np.minimum(np.searchsorted(batch, wanted), len(batch) - 1)
-            found = batch[pos] == wanted
-            rows[found] = batch_rows[self.peek][pos[found]]
-        get, dealer, peek = self._rows.get, self.dealer, self.peek
-        for j in np.flatnonzero(~found).tolist():
-            c = int(wanted[j])
-            rows[j] = get(c) or dealer.stand_row(c, peek=peek)
+        rows = self.dealer.rows_for(code[at], peek=self.peek)
         stand[at] = rows[np.arange(len(at)), np.maximum(total[at] - 16, 0)]
         # Drawing a card that busts costs the mass of the shoe it leaves.
         if self.peek and self.bj_index >= 0:
@@ -222,11 +207,53 @@ class Engine:
             hit = (left[level] * worth).sum(axis=1) / np.maximum(n[level], 1)
             best = np.where(total[level] < 21, np.maximum(stand[level], hit), stand[level])
             value[level] = np.where(valid[level], best, 0.0)
-        keys = 2 * hard_of[at] + ace_of[at]
-        for key in range(len(self._play)):
-            mine = at[keys == key]
-            if len(mine):
-                self._play[key].update(zip(code[mine].tolist(), value[mine].tolist(), strict=True))
+        if memos:
+            mine = at[at < (offsets[memos] if memos < len(families) else len(code))]
+            keys = 2 * hard_of[mine] + ace_of[mine]
+            for key in range(len(self._play)):
+                these = mine[keys == key]
+                if len(these):
+                    self._play[key].update(
+                        zip(code[these].tolist(), value[these].tolist(), strict=True)
+                    )
+        # The split hands [pair, second]: their one-card nodes, hit-or-stand and double.
+        nodes, pairs, seconds = [], [], []
+        for f in range(memos, len(families)):
+            pair = families[f][1]
+            first_card = _play_layout(21 - pair)[3][0]  # the empty hand's children
+            for second in range(1, 11):
+                nodes.append(offsets[f] + int(first_card[second - 1]))
+                pairs.append(pair)
+                seconds.append(second)
+        if not nodes:
+            return
+        node = np.array(nodes, dtype=np.int64)
+        kid = child[node]
+        after = np.where(kid >= 0, stand[np.maximum(kid, 0)], bust[node])
+        double = 2.0 * (left[node] * after).sum(axis=1) / np.maximum(n[node], 1)
+        ok = (valid[node] & (n[node] > 0)).tolist()
+        hits, stands = value[node].tolist(), stand[node].tolist()
+        doubles, shoes = double.tolist(), code[node].tolist()
+        for j, (pair, second) in enumerate(zip(pairs, seconds, strict=True)):
+            if not ok[j]:
+                continue
+            legal = self._legal_after_split(pair, second)
+            hand_ev = hits[j] if Move.HIT in legal else stands[j]
+            if Move.DOUBLE in legal:
+                hand_ev = max(hand_ev, doubles[j])
+            if Move.SURRENDER in legal:
+                hand_ev = max(hand_ev, self.surrender(decode(shoes[j])))
+            self._split_hand[(shoes[j], pair, second)] = hand_ev
+
+    def _legal_after_split(self, pair: int, second: int) -> frozenset[Move]:
+        """The moves of a split hand [pair, second] (not split again here)."""
+        legal = self._split_legal.get((pair, second))
+        if legal is None:
+            cards = (pair, second)
+            rules = self.rules
+            legal = legal_moves(rules, cards, self.up, split_hands=rules.max_hands, from_split=True)
+            legal = self._split_legal[cards] = legal - {Move.SPLIT}
+        return legal
 
     # --- the dealer --------------------------------------------------------------------
 
@@ -294,9 +321,9 @@ class Engine:
             count = (code >> shift) & mask
             if count:
                 out.append((i, count, code - unit))
-        known = self.dealer.rows[False]
+        known, bulk = self.dealer.rows[False], self.dealer.bulk_at
         for kid in out:
-            if kid[2] not in known:
+            if kid[2] not in known and kid[2] not in bulk:
                 self.dealer.prefetch(code, n, out)
                 break
         return out
@@ -404,10 +431,7 @@ class Engine:
         value = self._split_hand.get(key)
         if value is None:
             cards = (pair, second)
-            legal = legal_moves(
-                self.rules, cards, self.up, split_hands=self.rules.max_hands, from_split=True
-            )
-            value = self.value(comp, cards, legal - {Move.SPLIT}, from_split=True)
+            value = self.value(comp, cards, self._legal_after_split(pair, second), from_split=True)
             self._split_hand[key] = value
         return value
 
@@ -453,7 +477,7 @@ def dealer_cache(up: int, h17: bool) -> DealerCache:
     """One dealer cache per up card and soft-17 rule, shared by every rule set and chart;
     emptied when it grows past about 400,000 compositions (some 150 MB)."""
     cache = _DEALERS.get((up, h17))
-    if cache is None or len(cache.rows[False]) > 400_000:
+    if cache is None or len(cache) > 400_000:
         cache = _DEALERS[(up, h17)] = DealerCache(up, h17)
     return cache
 

@@ -187,3 +187,24 @@ def test_a_page_render_reads_the_figures_once(house_figures, django_assert_max_n
     with django_assert_max_num_queries(0):
         selectors.page("en", "basic-strategy")
         selectors.page("en", "insurance")
+
+
+def test_edge_compute_stores_the_chart_then_the_edge_with_progress(db):
+    """A worker's first step on a calculator job: the chart one up card at a time (progress
+    after each), stored, then the engine's house edge of those rules."""
+    from blackjack import Rules, basic_chart, load_json, table_key
+    from computed.store import DatabaseTableStore
+    from computed.tables import chart_key
+
+    rules = Rules(decks=8, double_after_split=False)
+    seen = []
+    figures.edge_compute(rules, lambda done, total: seen.append((done, total)))
+    assert seen == [(n, 10) for n in range(1, 11)]
+    store = DatabaseTableStore()
+    assert store.get(chart_key(rules)) is not None
+    stored = figures.edge_get(rules)
+    assert stored is not None
+    assert load_json(store, table_key("edge", rules)) is not None
+    edge = house_edge(rules)
+    assert stored.basic == -edge.basic_strategy and stored.cd == -edge.composition_dependent
+    assert basic_chart(rules).cells == basic_chart(rules, store=store).cells

@@ -130,7 +130,7 @@ def test_calculator_get_of_a_new_rule_set_starts_nothing(client, house_figures):
 def test_calculator_post_computes_a_new_rule_set(client, house_figures, monkeypatch):
     calls = []
 
-    def fake_work(rules):
+    def fake_work(rules, progress):
         calls.append(rules)
         figures.edge_store(rules=rules, basic=0.0077, cd=0.0076)
 
@@ -141,7 +141,7 @@ def test_calculator_post_computes_a_new_rule_set(client, house_figures, monkeypa
 
     # The immediate task backend of the tests runs the queued job at once.
     monkeypatch.setattr(computed_services, "compute_tables", fake_tables)
-    monkeypatch.setitem(computed_services.AFTER_TABLES, ChartJob.Kind.EDGE, fake_work)
+    monkeypatch.setitem(computed_services.KIND_WORK, ChartJob.Kind.EDGE, fake_work)
     response = client.post(
         "/en/rules/house-edge/compute/", {**HOUSE_QUERY, "decks": "2"}, REMOTE_ADDR="10.3.0.1"
     )
@@ -172,7 +172,31 @@ def test_calculator_progress_while_computing(client, house_figures):
     )
     html = client.get("/en/rules/house-edge/calculator/", {**HOUSE_QUERY, "decks": "2"})
     assert b'<progress max="100" value="47"' in html.content  # the chart is 95 % of the job
-    assert b'hx-trigger="every 2s"' in html.content
+    assert b'hx-trigger="every 0.5s"' in html.content  # the reader waits for the edge
+
+
+def test_calculator_shows_the_edge_while_the_options_effects_are_computed(client, house_figures):
+    """The reader's answer first: the chosen rules' edge as soon as it is stored, each single
+    option's effect following with its progress."""
+    both = {**HOUSE_QUERY, "decks": "2", "h17": "on"}
+    rules = replace(figures.HOUSE, decks=2, dealer_hits_soft_17=True)
+    figures.edge_store(rules=rules, basic=house_figures["edge.basic"] + 0.003, cd=0.006)
+    for slot, single in enumerate(
+        (replace(figures.HOUSE, decks=2), replace(figures.HOUSE, dealer_hits_soft_17=True))
+    ):
+        ChartJob.objects.create(
+            rules_key=single.key(),
+            rules=single.to_dict(),
+            done=4,
+            total=10,
+            status="running",
+            slot=slot,  # an active job holds one of the pending places
+        )
+    html = client.get("/en/rules/house-edge/calculator/", both).content.decode()
+    assert 'data-edge="basic">' in html and 'data-delta="total">+0.300%' in html
+    assert html.count("…</td>") == 2
+    assert "own effect is being computed" in html and '<progress max="100" value="38"' in html
+    assert 'hx-trigger="every 1s"' in html
 
 
 @pytest.mark.parametrize("bad", [{"decks": "3"}, {"max_hands": "9"}, {"peek": "<x>"}])

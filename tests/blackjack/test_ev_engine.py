@@ -25,11 +25,36 @@ def test_solved_hands_equal_the_recursion(rules, pair, up):
     states = [
         (code, key // 2, bool(key % 2)) for key, memo in enumerate(solved._play) for code in memo
     ]
-    assert len(states) > 500  # the solve ran: nothing else has been asked yet
+    # The solve ran (nothing else has been asked yet): the pair hand's own hands, and the
+    # split hands' values for each second card on each shoe of the resplits.
+    assert states
+    assert len(solved._split_hand) >= 20
     recursive = Engine(rules, up)  # shares the dealer vectors, not the memos
     for code, hard, ace in states:
         want = recursive._play_code(code, sum(decode(code)), hard, ace)
         assert solved._play[2 * hard + ace][code] == pytest.approx(want, rel=0, abs=1e-12)
+    for (code, split_pair, second), value in solved._split_hand.items():
+        want = recursive.split_hand(decode(code), split_pair, second)
+        assert value == pytest.approx(want, rel=0, abs=1e-12)
+    assert recursive._split_hand.keys() == solved._split_hand.keys()
+
+
+def test_a_second_rule_set_on_the_same_shoes_reuses_the_dealer_rows():
+    """The dealer's rows are kept by shoe: another rule set with the same decks and soft-17
+    rule (the calculator's single options) computes none again, and gets the same values."""
+    from blackjack import analyze, prepare_full_shoe
+    from blackjack.maths.engine import dealer_cache
+
+    clear_caches()
+    prepare_full_shoe(Rules(), ups=(5,))
+    cache = dealer_cache(5, False)
+    size = len(cache)
+    surrender = Rules(surrender="late")
+    prepare_full_shoe(surrender, ups=(5,))
+    assert len(cache) == size
+    reused = analyze(surrender, [8, 8], 5).ev
+    clear_caches()
+    assert analyze(surrender, [8, 8], 5).ev == pytest.approx(reused, rel=0, abs=1e-12)
 
 
 def test_shared_engines_survive_threads_that_evict_and_clear():

@@ -54,6 +54,28 @@ def test_a_request_computes_once_in_the_queue_and_reports_progress(monkeypatch):
     assert calls == [rules]
 
 
+def test_a_kinds_own_work_runs_before_the_tables(monkeypatch):
+    """The house edge (kind "edge") is what its requester waits for: it comes first, with the
+    job's progress, and the tables follow."""
+    rules = PRESETS["sixdeck"]
+    order = []
+
+    def work(r, progress):
+        order.append("edge")
+        progress(3, 10)
+
+    def tables(r, progress, store):
+        order.append("tables")
+        return _fake_compute(r, progress, store)
+
+    monkeypatch.setattr(services, "compute_tables", tables)
+    monkeypatch.setitem(services.KIND_WORK, ChartJob.Kind.EDGE, work)
+    monkeypatch.setitem(services.KIND_STORED, ChartJob.Kind.EDGE, lambda r: False)
+    job = job_request(rules=rules, kind=ChartJob.Kind.EDGE, **_who("first"))
+    assert order == ["edge", "tables"]
+    assert job is not None and job.status == S.DONE
+
+
 def test_a_failed_job_is_failed_and_a_new_request_retries(monkeypatch):
     rules = PRESETS["sixdeck"]
 

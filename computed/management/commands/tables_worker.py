@@ -16,6 +16,7 @@ from django.db import InterfaceError, OperationalError, connection
 from django_tasks_db.management.commands.db_worker import Command as DbWorkerCommand
 
 from computed.services import jobs_promote, jobs_requeue_stale
+from computed.tables import engine_warm
 from computed.tasks import QUEUE
 
 logger = logging.getLogger(__name__)
@@ -36,12 +37,24 @@ def _watch(stop: threading.Event) -> None:
             connection.close()
 
 
+# Seconds between looks for a task when the queue is empty (the framework's default is 1 s):
+# the calculator's reader waits for the worker to take the job, so look more often; one
+# indexed query per look.
+POLL_EVERY = 0.2
+
+
 class Command(DbWorkerCommand):
     help = "Run the tables queue's tasks, re-queueing jobs whose worker died."
+
+    def add_arguments(self, parser: Any) -> None:
+        super().add_arguments(parser)
+        parser.set_defaults(interval=POLL_EVERY)
 
     def handle(self, *args: Any, **options: Any) -> None:
         if not options.get("queue_name") or options["queue_name"] == "default":
             options["queue_name"] = QUEUE
+        if not options.get("batch"):
+            engine_warm()  # about 1.5 s: the first calculator answers come sooner
         stop = threading.Event()
         watcher = threading.Thread(target=_watch, args=(stop,), daemon=True)
         try:
