@@ -17,7 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.utils import formats, translation
+from django.utils import formats
+
+from core.numbers import percent as sign_percent
 
 NBSP = "\u00a0"
 MINUS = "\u2212"
@@ -28,13 +30,9 @@ def _number(value: float, places: int) -> str:
     return text.replace("-", MINUS)
 
 
-def _percent_sign() -> str:
-    return "%" if translation.get_language() == "en" else f"{NBSP}%"
-
-
 def percent(value: float, places: int = 1) -> str:
     """A fraction as a percentage: 0.4228 -> 42.3 %."""
-    return _number(100 * value, places) + _percent_sign()
+    return sign_percent(_number(100 * value, places))  # the one rule of the sign: core.numbers
 
 
 def signed_percent(value: float, places: int = 1) -> str:
