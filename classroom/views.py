@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
+from django.forms import Form
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -62,6 +63,11 @@ def _range(request: HtmxHttpRequest) -> tuple[DateRangeForm, Any, Any]:
         since, until = form.bounds()
         return form, since, until
     return form, None, None
+
+
+def _form_errors(form: Form) -> str:
+    """A refused form's messages as one line, for the refusal page."""
+    return "; ".join(str(e) for errs in form.errors.values() for e in errs)
 
 
 def _refused(request: HtmxHttpRequest, exc: services.ClassError, back: str) -> HttpResponse:
@@ -337,8 +343,7 @@ def assignment_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     form = AssignmentForm(request.POST)
     back = reverse("classroom:dashboard", args=[pk])
     if not form.is_valid():
-        errors = "; ".join(str(e) for errs in form.errors.values() for e in errs)
-        return _refused(request, services.ClassError(errors), back)
+        return _refused(request, services.ClassError(_form_errors(form)), back)
     services.assignment_create(
         classroom=classroom,
         created_by=request.user,  # type: ignore[arg-type]
@@ -360,8 +365,7 @@ def remedial(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     form = RemedialForm(request.POST)
     back = reverse("classroom:heat", args=[pk])
     if not form.is_valid():
-        errors = "; ".join(str(e) for errs in form.errors.values() for e in errs)
-        return _refused(request, services.ClassError(errors), back)
+        return _refused(request, services.ClassError(_form_errors(form)), back)
     try:
         services.assignment_remedial_create(
             classroom=classroom,

@@ -211,3 +211,15 @@ def test_student_page_shows_options_ev_and_note_stays_private(client, people):
         "Needs work" not in client.get(f"/en/classes/{people['class'].pk}/mine/").content.decode()
     )
     assert client.post(url + "note/", {"note": "x"}).status_code == 404
+
+
+def test_a_refused_assignment_names_every_error_on_one_line(client, people):
+    client.force_login(people["owner"])
+    base = f"/en/classes/{people['class'].pk}/assignments"
+    r = client.post(f"{base}/new/", {"title": "", "focus": "hard", "preset": "thoth",
+                                     "hands": "0", "target_accuracy": "90"})  # fmt: skip
+    assert r.status_code == 400
+    text = r.content.decode()
+    assert "This field is required.; Ensure this value is greater than or equal to 1." in text
+    r = client.post(f"{base}/remedial/", {"preset": "nope", "hands": "5", "target_accuracy": "x"})
+    assert r.status_code == 400 and "; " in r.content.decode()
