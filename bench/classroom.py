@@ -42,10 +42,11 @@ from django.test.utils import (  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from accounts.models import Role, User  # noqa: E402
-from blackjack.rules import PRESETS  # noqa: E402
+from bench.machine import describe  # noqa: E402
+from blackjack import PRESETS  # noqa: E402
 from classroom.models import Assignment, Classroom, Membership  # noqa: E402
 from classroom.services import assignment_create, class_create  # noqa: E402
-from trainer.models import Decision  # noqa: E402  (the merge: decisions.models)
+from decisions.models import Decision  # noqa: E402
 
 STUDENTS = 40
 PER_STUDENT = 500
@@ -82,6 +83,8 @@ def build_class(index: int, owner: User, rng: Random) -> Classroom:
         for i in range(STUDENTS)
     )
     Membership.objects.bulk_create(Membership(classroom=klass, student=s) for s in students)
+    # They joined before their answers: a teacher sees answers only from the joining on.
+    Membership.objects.filter(classroom=klass).update(joined_at=timezone.now() - timedelta(days=61))
     now = timezone.now()
     field = Decision._meta.get_field("created_at")
     field.auto_now_add = False  # spread the decisions over 60 days
@@ -125,7 +128,13 @@ def build_class(index: int, owner: User, rng: Random) -> Classroom:
     return klass
 
 
+def load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f} {five:.2f} {fifteen:.2f}"
+
+
 def measure(client: Client, pages: dict[str, str], n: int, warmup: int) -> None:
+    print(f"  ({load()} before)")
     head = ["p50 ms", "p99 ms", "cpu p50", "cpu p99", "sql p50", "sql p99", "queries"]
     print(f"  {'page':<14}" + "".join(f" {h:>8}" for h in head))
     for name, url in pages.items():
@@ -149,6 +158,7 @@ def measure(client: Client, pages: dict[str, str], n: int, warmup: int) -> None:
             queries = len(ctx.captured_queries)
         figures = [percentile(v, q) for v in (times, cpu, sql) for q in (50, 99)]
         print(f"  {name:<14}" + "".join(f" {f:8.1f}" for f in figures) + f" {queries:8d}")
+    print(f"  ({load()} after)")
 
 
 def main() -> None:
@@ -160,7 +170,7 @@ def main() -> None:
     setup_test_environment()
     config = setup_databases(verbosity=0, interactive=False)
     try:
-        print(f"database: {connection.vendor}")
+        print(f"database: {connection.vendor}; {describe()}")
         owner = User.objects.create_user(username="bench-teacher", password="x", role=Role.TEACHER)
         rng = Random(1)
         started = time.perf_counter()

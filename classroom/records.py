@@ -5,6 +5,13 @@ module, so that moving the record to its own app (``decisions``) changes only th
 here.  Reads return plain values (dataclasses, dicts), never model instances, and each is one
 SQL query whatever the number of students: aggregates are computed by the database.
 
+Every read takes the students as ``members``, a mapping of each student's id to the moment
+they joined the class: a teacher sees a student's answers only from that moment on (answers
+given before joining, or in an earlier membership that the student left, stay the student's
+own).  Each student's part of a query is ``user_id = s AND created_at >= joined`` (the later
+of the join and the range's start), so every part is one range of the ``(user_id,
+created_at)`` index (PostgreSQL combines them with a BitmapOr).
+
 Indexes used (on trainer_decision): ``(user_id, created_at)`` for everything filtered by the
 class's students and a date range; the partial ``decision_context_idx (context, user_id,
 created_at) WHERE context IS NOT NULL`` for assignment progress.
@@ -12,9 +19,11 @@ created_at) WHERE context IS NOT NULL`` for assignment progress.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from functools import reduce
 from typing import Any, cast
 
 from django.db.models import Count, Max, Q, QuerySet, Sum
@@ -40,6 +49,7 @@ __all__ = [
 CATEGORY_CHOICES = Decision.Category.choices
 SOURCE_DRILL = Decision.Source.DRILL
 Cell = tuple[str, int, int]  # (chart kind, row, dealer up card points)
+Members = Mapping[int, datetime]  # student id -> when they joined the class
 
 
 @dataclass(frozen=True)
@@ -124,12 +134,19 @@ class AssignmentWindow:
     due: datetime | None
 
 
-def _base(
-    user_ids: Iterable[int], since: datetime | None, until: datetime | None
-) -> QuerySet[Decision]:
-    qs = Decision.objects.filter(user_id__in=list(user_ids)).order_by()
-    if since is not None:
-        qs = qs.filter(created_at__gte=since)
+def _since_joined(members: Members, since: datetime | None = None) -> Q:
+    """Each student's decisions from when they joined (or from ``since``, if later)."""
+    parts = [
+        Q(user_id=uid, created_at__gte=joined if since is None else max(joined, since))
+        for uid, joined in members.items()
+    ]
+    if not parts:
+        return Q(pk__in=[])
+    return reduce(operator.or_, parts)
+
+
+def _base(members: Members, since: datetime | None, until: datetime | None) -> QuerySet[Decision]:
+    qs = Decision.objects.filter(_since_joined(members, since)).order_by()
     if until is not None:
         qs = qs.filter(created_at__lt=until)
     return qs
@@ -150,7 +167,7 @@ def _score_aggregates(prefix: str = "", when: Q | None = None) -> dict[str, Any]
 
 def student_figures(
     *,
-    user_ids: Sequence[int],
+    members: Members,
     since: datetime | None,
     until: datetime | None,
     now: datetime,
@@ -180,9 +197,9 @@ def student_figures(
     }
     for prefix, when in windows.items():
         aggregates.update(_score_aggregates(prefix, when))
-    qs = Decision.objects.filter(user_id__in=list(user_ids)).order_by()
-    if since is not None:  # read only what the range or the trend needs
-        qs = qs.filter(created_at__gte=min(since, month - timedelta(days=30)))
+    # read only what the range or the trend needs
+    earliest = None if since is None else min(since, month - timedelta(days=30))
+    qs = Decision.objects.filter(_since_joined(members, earliest)).order_by()
     rows = qs.values("user_id").annotate(**aggregates)
     out: dict[int, StudentFigures] = {}
     for row in rows:
@@ -202,12 +219,13 @@ def student_figures(
 
 
 def assignment_progress(
-    *, windows: Sequence[AssignmentWindow], user_ids: Sequence[int]
+    *, windows: Sequence[AssignmentWindow], members: Members
 ) -> dict[tuple[int, int], Score]:
     """``(assignment id, user id) -> Score`` of the answers that count toward each
     assignment: answered in a drill started from it (its context), under its rule set, after
-    it was set and not after its due date.  One grouped query over the context index."""
-    if not windows or not user_ids:
+    it was set and not after its due date, while the student was in the class.  One grouped
+    query over the context index."""
+    if not windows or not members:
         return {}
     match = Q()
     for w in windows:
@@ -217,7 +235,7 @@ def assignment_progress(
         match |= part
     by_context = {w.context: w.id for w in windows}
     rows = (
-        Decision.objects.filter(match, user_id__in=list(user_ids), context__isnull=False)
+        Decision.objects.filter(match, _since_joined(members), context__isnull=False)
         .order_by()
         .values("context", "user_id")
         .annotate(**_score_aggregates())
@@ -225,12 +243,10 @@ def assignment_progress(
     return {(by_context[str(r["context"])], r["user_id"]): _score(r) for r in rows}
 
 
-def heat(
-    *, user_ids: Sequence[int], since: datetime | None, until: datetime | None
-) -> dict[Cell, Score]:
+def heat(*, members: Members, since: datetime | None, until: datetime | None) -> dict[Cell, Score]:
     """Accuracy per chart cell (insurance and even-money decisions have no cell)."""
     rows = (
-        _base(user_ids, since, until)
+        _base(members, since, until)
         .exclude(category__in=OFFER_CATEGORIES)
         .values("chart_kind", "chart_row", "dealer_points")
         .annotate(**_score_aggregates())
@@ -239,11 +255,11 @@ def heat(
 
 
 def costliest_mistakes(
-    *, user_ids: Sequence[int], since: datetime | None, until: datetime | None, limit: int = 10
+    *, members: Members, since: datetime | None, until: datetime | None, limit: int = 10
 ) -> list[Mistake]:
     """The wrong moves that cost the students most, summed over the class."""
     rows = (
-        _base(user_ids, since, until)
+        _base(members, since, until)
         .filter(correct=False)
         .exclude(category__in=OFFER_CATEGORIES)
         .values("chart_kind", "chart_row", "dealer_points", "choice", "best")
@@ -266,11 +282,11 @@ def costliest_mistakes(
 
 
 def costliest_cells(
-    *, user_ids: Sequence[int], since: datetime | None, until: datetime | None, limit: int
+    *, members: Members, since: datetime | None, until: datetime | None, limit: int
 ) -> list[tuple[Cell, float]]:
     """The chart cells where the students lost most EV, most first."""
     rows = (
-        _base(user_ids, since, until)
+        _base(members, since, until)
         .filter(correct=False)
         .exclude(category__in=OFFER_CATEGORIES)
         .values("chart_kind", "chart_row", "dealer_points")
@@ -312,7 +328,7 @@ def _answers(qs: QuerySet[Decision]) -> Iterator[Answer]:
 
 def cell_answers(
     *,
-    user_ids: Sequence[int],
+    members: Members,
     cell: Cell,
     since: datetime | None,
     until: datetime | None,
@@ -320,39 +336,39 @@ def cell_answers(
 ) -> list[Answer]:
     """The latest answers in one chart cell."""
     kind, row, up = cell
-    qs = _base(user_ids, since, until).filter(chart_kind=kind, chart_row=row, dealer_points=up)
+    qs = _base(members, since, until).filter(chart_kind=kind, chart_row=row, dealer_points=up)
     qs = qs.exclude(category__in=OFFER_CATEGORIES).order_by("-created_at", "-id")
     return list(_answers(qs[:limit]))
 
 
 def recent_mistakes(
-    *, user_id: int, since: datetime | None, until: datetime | None, limit: int = 20
+    *, member: tuple[int, datetime], since: datetime | None, until: datetime | None, limit: int = 20
 ) -> list[Answer]:
-    qs = _base([user_id], since, until).filter(correct=False).order_by("-created_at", "-id")
+    qs = _base(dict([member]), since, until).filter(correct=False).order_by("-created_at", "-id")
     return list(_answers(qs[:limit]))
 
 
 def answers_iter(
-    *, user_id: int, since: datetime | None, until: datetime | None
+    *, member: tuple[int, datetime], since: datetime | None, until: datetime | None
 ) -> Iterator[Answer]:
     """Every answer of one student in the range, oldest first, read in chunks (exports)."""
-    qs = _base([user_id], since, until).order_by("created_at", "id")
+    qs = _base(dict([member]), since, until).order_by("created_at", "id")
     for r in qs.values_list(*_ANSWER_FIELDS).iterator(chunk_size=2000):
         yield Answer(*r)
 
 
 def by_category(
-    *, user_id: int, since: datetime | None, until: datetime | None
+    *, member: tuple[int, datetime], since: datetime | None, until: datetime | None
 ) -> dict[str, Score]:
-    rows = _base([user_id], since, until).values("category").annotate(**_score_aggregates())
+    rows = _base(dict([member]), since, until).values("category").annotate(**_score_aggregates())
     return {r["category"]: _score(r) for r in rows}
 
 
 def by_day(
-    *, user_id: int, since: datetime | None, until: datetime | None
+    *, member: tuple[int, datetime], since: datetime | None, until: datetime | None
 ) -> list[tuple[date, Score]]:
     rows = (
-        _base([user_id], since, until)
+        _base(dict([member]), since, until)
         .annotate(day=TruncDate("created_at"))
         .values("day")
         .annotate(**_score_aggregates())

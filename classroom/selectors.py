@@ -201,9 +201,9 @@ def dashboard(
     """One row per student; five queries whatever the class's size."""
     members = class_students(classroom=classroom)
     assignments = class_assignments(classroom=classroom)
-    ids = [m.student_id for m in members]
-    figures = records.student_figures(user_ids=ids, since=since, until=until, now=now)
-    progress = records.assignment_progress(windows=_windows(assignments), user_ids=ids)
+    joined = members_joined(members)
+    figures = records.student_figures(members=joined, since=since, until=until, now=now)
+    progress = records.assignment_progress(windows=_windows(assignments), members=joined)
     rows = [
         DashboardRow(
             membership=m,
@@ -267,14 +267,21 @@ class HeatPage:
 
 def class_heat(*, classroom: Classroom, since: datetime | None, until: datetime | None) -> HeatPage:
     """The class's heat map and costliest mistakes: three queries."""
-    ids = list(Membership.objects.filter(classroom=classroom).values_list("student_id", flat=True))
-    cells = records.heat(user_ids=ids, since=since, until=until)
-    mistakes = records.costliest_mistakes(user_ids=ids, since=since, until=until)
-    return HeatPage(heat_grids(cells), mistakes, len(ids))
+    joined = class_members(classroom=classroom)
+    cells = records.heat(members=joined, since=since, until=until)
+    mistakes = records.costliest_mistakes(members=joined, since=since, until=until)
+    return HeatPage(heat_grids(cells), mistakes, len(joined))
 
 
-def class_student_ids(*, classroom: Classroom) -> list[int]:
-    return list(Membership.objects.filter(classroom=classroom).values_list("student_id", flat=True))
+def class_members(*, classroom: Classroom) -> dict[int, datetime]:
+    """The class's students, each with the moment they joined: one query."""
+    rows = Membership.objects.filter(classroom=classroom).values_list("student_id", "joined_at")
+    return dict(rows)
+
+
+def members_joined(memberships: Sequence[Membership]) -> dict[int, datetime]:
+    """Student id -> joined at: what every read of decisions counts from."""
+    return {m.student_id: m.joined_at for m in memberships}
 
 
 @dataclass
@@ -297,22 +304,23 @@ def student_page(
     until: datetime | None,
 ) -> StudentPage:
     uid = membership.student_id
-    cats = records.by_category(user_id=uid, since=since, until=until)
+    member = (uid, membership.joined_at)
+    cats = records.by_category(member=member, since=since, until=until)
     total = Score(
         sum(s.count for s in cats.values()),
         sum(s.correct for s in cats.values()),
         sum(s.ev_lost for s in cats.values()),
     )
     assignments = class_assignments(classroom=classroom)
-    progress = records.assignment_progress(windows=_windows(assignments), user_ids=[uid])
+    progress = records.assignment_progress(windows=_windows(assignments), members=dict([member]))
     return StudentPage(
         membership=membership,
         name=teacher_name(membership.student),
         total=total,
         categories=[(v, str(label), cats.get(v, EMPTY)) for v, label in records.CATEGORY_CHOICES],
-        days=records.by_day(user_id=uid, since=since, until=until),
-        grids=heat_grids(records.heat(user_ids=[uid], since=since, until=until)),
-        mistakes=records.recent_mistakes(user_id=uid, since=since, until=until),
+        days=records.by_day(member=member, since=since, until=until),
+        grids=heat_grids(records.heat(members=dict([member]), since=since, until=until)),
+        mistakes=records.recent_mistakes(member=member, since=since, until=until),
         progress=[Progress(a, progress.get((a.pk, uid), EMPTY)) for a in assignments],
     )
 
@@ -321,6 +329,6 @@ def my_progress(*, membership: Membership) -> list[Progress]:
     """A student's own progress on their class's assignments: two queries."""
     assignments = class_assignments(classroom=membership.classroom)
     progress = records.assignment_progress(
-        windows=_windows(assignments), user_ids=[membership.student_id]
+        windows=_windows(assignments), members={membership.student_id: membership.joined_at}
     )
     return [Progress(a, progress.get((a.pk, membership.student_id), EMPTY)) for a in assignments]

@@ -283,7 +283,7 @@ def cell(request: HtmxHttpRequest, pk: int, kind: str, row: int, up: int) -> Htt
     members = selectors.class_students(classroom=classroom)
     names = {m.student_id: selectors.teacher_name(m.student) for m in members}
     answers = records.cell_answers(
-        user_ids=list(names), cell=(kind, row, up), since=since, until=until
+        members=selectors.members_joined(members), cell=(kind, row, up), since=since, until=until
     )
     context = {
         "classroom": classroom,
@@ -371,7 +371,7 @@ def remedial(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             classroom=classroom,
             created_by=request.user,  # type: ignore[arg-type]
             title=_(REMEDIAL_TITLE),
-            student_ids=selectors.class_student_ids(classroom=classroom),
+            members=selectors.class_members(classroom=classroom),
             rules=form.rules(),
             settings=form.drill_settings(),
             hands=form.cleaned_data["hands"],
@@ -451,6 +451,8 @@ def export_student(request: HtmxHttpRequest, pk: int, user_id: int) -> Streaming
     membership = _student(classroom, user_id)
     _form, since, until = _range(request)
     rows = exports.answer_rows(
-        records.answers_iter(user_id=membership.student_id, since=since, until=until)
+        records.answers_iter(
+            member=(membership.student_id, membership.joined_at), since=since, until=until
+        )
     )
     return exports.csv_response(rows=rows, filename=f"class-{classroom.pk}-student-{user_id}.csv")

@@ -14,7 +14,7 @@ from django.utils import timezone
 from classroom import selectors
 from classroom.exports import BOM, cell_safe
 from classroom.services import assignment_create, class_join
-from tests.classroom.conftest import THOTH, days_ago, make_decision, user
+from tests.classroom.conftest import THOTH, days_ago, join, make_decision, user
 
 pytestmark = pytest.mark.django_db
 SETTINGS = {"focus": "hard", "up": "6", "preset": "thoth"}
@@ -28,7 +28,7 @@ def _class_of(people, n: int, per: int = 6):
     contexts = [a.context for a in k.assignments.all()]
     for i in range(n):
         s = user(f"s{i:03d}", real_name=f"Студент {i}")
-        class_join(user=s, classroom=k)
+        join(s, k)
         for j in range(per):
             make_decision(s, correct=j % 3 != 0, lost=0.1 * (j % 3 == 0), row=12 + j % 5,
                           up=1 + j % 10, context=contexts[j % 2], at=days_ago(j * 3))  # fmt: skip
