@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.models import User
 from blackjack import UPS
-from classroom import exports, records, selectors, services
+from classroom import exports, presenters, records, selectors, services
 from classroom.codes import code_display
 from classroom.forms import (
     AssignmentForm,
@@ -226,18 +226,26 @@ def dashboard(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     data = selectors.dashboard(
         classroom=classroom, since=since, until=until, now=timezone.now(), sort=sort
     )
+    range_query = _range_query(range_form)
     context = {
         "classroom": classroom,
         "data": data,
+        "view": presenters.dashboard_view(
+            data,
+            sort=sort,
+            range_query=range_query,
+            student_href=lambda uid: reverse("classroom:student", args=[pk, uid]),
+        ),
         "range_form": range_form,
         "sort": sort,
-        "query": request.GET.urlencode(),
-        "range_query": _range_query(range_form),
+        "range_query": range_query,
         "code": code_display(classroom.code),
         "join_url": _join_url(request, classroom),
         "is_owner": classroom.owner_id == request.user.pk,
         "co_teachers": list(classroom.co_teachers.all()),
-        "assignment_form": AssignmentForm(initial={"title": "", "preset": "thoth"}),
+        "assignment_fields": presenters.form_fields_html(
+            "assignment", lambda: AssignmentForm(initial={"title": "", "preset": "thoth"})
+        ),
         "co_form": CoTeacherForm(),
     }
     status = 400 if range_form.is_bound and not range_form.is_valid() else 200
@@ -260,15 +268,21 @@ def heat(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     classroom = _teacher_class(request, pk)
     range_form, since, until = _range(request)
     data = selectors.class_heat(classroom=classroom, since=since, until=until)
+    range_query = _range_query(range_form)
     context = {
         "classroom": classroom,
         "data": data,
+        "heat_grids": presenters.heat_grids_view(
+            data.grids, cell_href_base=presenters.heat_href_base(pk), range_query=range_query
+        ),
         "range_form": range_form,
-        "range_query": _range_query(range_form),
+        "range_query": range_query,
         "ups": UPS,
         "min_answers": selectors.HEAT_MIN_ANSWERS,
-        "remedial_form": RemedialForm(
-            initial={"preset": "thoth", "hands": 30, "target_accuracy": 90}
+        "remedial_fields": presenters.form_fields_html(
+            "remedial",
+            lambda: RemedialForm(initial={"preset": "thoth", "hands": 30, "target_accuracy": 90}),
+            options=False,
         ),
     }
     return render(request, "classroom/heat.html", context)
@@ -313,9 +327,11 @@ def student(request: HtmxHttpRequest, pk: int, user_id: int) -> HttpResponse:
     context = {
         "classroom": classroom,
         "data": data,
+        "heat_grids": presenters.heat_grids_view(data.grids, cell_href_base=None, range_query=""),
         "range_form": range_form,
         "range_query": _range_query(range_form),
         "ups": UPS,
+        "min_answers": selectors.HEAT_MIN_ANSWERS,
         "note_form": NoteForm(initial={"note": membership.note}),
     }
     return render(request, "classroom/student.html", context)

@@ -11,7 +11,7 @@ import pkgutil
 import pytest
 from django.utils import translation
 
-APPS = ("accounts", "computed", "config", "core", "decisions", "game", "trainer")
+APPS = ("accounts", "classroom", "computed", "config", "core", "decisions", "game", "trainer")
 
 
 def _modules() -> list[str]:
