@@ -31,7 +31,7 @@ from django.db.models.functions import TruncDate
 
 from core.display import MOVE_LABELS
 from decisions.models import OFFER_CATEGORIES, Decision
-from trainer.context import drill_context_set
+from trainer.context import DrillNotice, drill_context_set, drill_notice_register
 from trainer.dealing import dealable_cell
 from trainer.forms import CELLS_FOCUS, FOCUS_CHOICES, PRESET_LABELS, RulesForm
 
@@ -41,8 +41,10 @@ __all__ = [
     "FOCUS_CHOICES",
     "MOVE_LABELS",
     "PRESET_LABELS",
+    "DrillNotice",
     "RulesForm",
     "dealable",
+    "drill_notice_register",
     "drill_start",
 ]
 

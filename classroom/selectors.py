@@ -13,11 +13,12 @@ from datetime import date, datetime
 from typing import Any
 
 from django.db.models import Count, Exists, OuterRef, Q
+from django.utils import timezone
 
 from accounts.models import User
 from blackjack import KINDS, UPS
 from classroom import records
-from classroom.models import Assignment, Classroom, Membership
+from classroom.models import ASSIGNMENT_CONTEXT_PREFIX, Assignment, Classroom, Membership
 from classroom.records import EMPTY, Score, StudentFigures
 
 HEAT_ROWS: dict[str, tuple[int, ...]] = {
@@ -332,3 +333,53 @@ def my_progress(*, membership: Membership) -> list[Progress]:
         windows=_windows(assignments), members={membership.student_id: membership.joined_at}
     )
     return [Progress(a, progress.get((a.pk, membership.student_id), EMPTY)) for a in assignments]
+
+
+# --- the drill of an assignment ---------------------------------------------------------
+
+ASSIGNMENT_PREFIX = ASSIGNMENT_CONTEXT_PREFIX
+
+
+@dataclass(frozen=True)
+class AssignmentDrill:
+    """What the trainer's drill page says about a drill started from an assignment."""
+
+    membership: Membership
+    progress: Progress
+    due_passed: bool
+
+
+def assignment_drill(*, user: User | None, context: str) -> AssignmentDrill | None:
+    """The assignment whose drill ``context`` is, with ``user``'s progress on it, if they are
+    in its class (after leaving, nothing); three queries."""
+    try:
+        pk = int(context.removeprefix(ASSIGNMENT_CONTEXT_PREFIX))
+    except ValueError:
+        return None
+    if user is None or not context.startswith(ASSIGNMENT_CONTEXT_PREFIX):
+        return None
+    membership = (
+        Membership.objects.filter(student_id=user.pk, classroom__assignments=pk)
+        .select_related("classroom")
+        .first()
+    )
+    if membership is None:
+        return None
+    assignment = Assignment.objects.get(pk=pk)
+    scores = records.assignment_progress(
+        windows=_windows([assignment]), members={user.pk: membership.joined_at}
+    )
+    due = assignment.due_at
+    return AssignmentDrill(
+        membership=membership,
+        progress=Progress(assignment, scores.get((pk, user.pk), EMPTY)),
+        due_passed=due is not None and due < timezone.now(),
+    )
+
+
+def assignment_notice(*, user: User | None, context: str) -> records.DrillNotice | None:
+    """The drill page's notice for an assignment's drill (registered with the trainer)."""
+    drill = assignment_drill(user=user, context=context)
+    if drill is None:
+        return None
+    return records.DrillNotice("classroom/_drill_notice.html", {"drill": drill})
