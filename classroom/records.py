@@ -22,12 +22,15 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from functools import reduce
-from typing import Any, cast
+from typing import Any
 
-from django.db.models import Count, Max, Q, QuerySet, Sum
+from django.db import connection
+from django.db.models import Count, Q, QuerySet, Sum
 from django.db.models.functions import TruncDate
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from core.display import MOVE_LABELS
 from decisions.models import OFFER_CATEGORIES, Decision
@@ -167,6 +170,46 @@ def _score_aggregates(prefix: str = "", when: Q | None = None) -> dict[str, Any]
     }
 
 
+@dataclass(frozen=True)
+class _Slice:
+    """The decisions of one student between two consecutive boundaries (see
+    :func:`student_figures`)."""
+
+    start: datetime | None  # None: from the student's joining
+    count: int
+    correct: int
+    ev_lost: float
+    drill: int
+    last: datetime | None
+
+
+def _sum(slices: Iterable[_Slice]) -> Score:
+    parts = list(slices)
+    return Score(
+        sum(p.count for p in parts), sum(p.correct for p in parts), sum(p.ev_lost for p in parts)
+    )
+
+
+def _values_members(members: Members) -> tuple[str, list[Any]]:
+    """``(VALUES (%s, %s), ...)``: each student and when they joined, as a table to join
+    (its columns are ``column1`` and ``column2`` in PostgreSQL and SQLite alike)."""
+    adapt = connection.ops.adapt_datetimefield_value
+    params: list[Any] = []
+    for uid, joined in members.items():
+        params += [uid, adapt(joined)]
+    return "(VALUES " + ", ".join(["(%s, %s)"] * len(members)) + ")", params
+
+
+def _aware(value: Any) -> datetime | None:
+    """A datetime from a raw query (SQLite gives text, naive in UTC)."""
+    if value is None or (isinstance(value, datetime) and timezone.is_aware(value)):
+        return value
+    parsed = value if isinstance(value, datetime) else parse_datetime(str(value))
+    if parsed is None:
+        return None
+    return parsed if timezone.is_aware(parsed) else timezone.make_aware(parsed, UTC)
+
+
 def student_figures(
     *,
     members: Members,
@@ -176,46 +219,67 @@ def student_figures(
 ) -> dict[int, StudentFigures]:
     """Per student, in the date range: decisions (drill / table), accuracy, EV lost, last
     active; and, whatever the range, accuracy over the last 7 and 30 days and the periods
-    before them (the trend).  One grouped query."""
+    before them (the trend).
+
+    One grouped query.  The range's ends and the trend periods' edges cut time into slices;
+    the database adds up each student's decisions per slice (five sums over an index-only
+    scan of ``decision_user_time_idx (user_id, created_at) INCLUDE (correct, ev_lost,
+    source)``, one range per student from their joining), and the periods are added up here
+    from their slices: cheaper than one filtered sum per figure and period (17 of them).
+    """
+    if not members:
+        return {}
     week, month = now - timedelta(days=7), now - timedelta(days=30)
-    in_range: Q | None = None
-    if since is not None:
-        in_range = Q(created_at__gte=since)
-    if until is not None:
-        in_range = (
-            Q(created_at__lt=until) if in_range is None else in_range & Q(created_at__lt=until)
-        )
-    drill = Q(source=Decision.Source.DRILL)
-    windows = {
-        "w_": Q(created_at__gte=week),
-        "pw_": Q(created_at__gte=week - timedelta(days=7), created_at__lt=week),
-        "m_": Q(created_at__gte=month),
-        "pm_": Q(created_at__gte=month - timedelta(days=30), created_at__lt=month),
+    periods = {
+        "week": (week, None),
+        "prev_week": (week - timedelta(days=7), week),
+        "month": (month, None),
+        "prev_month": (month - timedelta(days=30), month),
     }
-    aggregates: dict[str, Any] = {
-        **_score_aggregates("", in_range),
-        "drill": Count("id", filter=drill if in_range is None else in_range & drill),
-        "last": Max("created_at", filter=in_range),
-    }
-    for prefix, when in windows.items():
-        aggregates.update(_score_aggregates(prefix, when))
-    # read only what the range or the trend needs
+    edges = sorted({t for a, b in periods.values() for t in (a, b) if t is not None}
+                   | {t for t in (since, until) if t is not None})  # fmt: skip
+    adapt = connection.ops.adapt_datetimefield_value
+    # slice k holds [edges[k - 1], edges[k]); slice 0 everything before the first edge
+    slice_sql = " ".join(f"WHEN d.created_at >= %s THEN {k}" for k in range(len(edges), 0, -1))
+    slice_params = [adapt(t) for t in reversed(edges)]
+    table, member_params = _values_members(members)
     earliest = None if since is None else min(since, month - timedelta(days=30))
-    qs = Decision.objects.filter(_since_joined(members, earliest)).order_by()
-    rows = qs.values("user_id").annotate(**aggregates)
+    where, where_params = ("WHERE d.created_at >= %s", [adapt(earliest)]) if earliest else ("", [])
+    sql = (
+        f"SELECT d.user_id, CASE {slice_sql} ELSE 0 END AS slice, COUNT(*), "
+        "SUM(CASE WHEN d.correct THEN 1 ELSE 0 END), SUM(d.ev_lost), "
+        "SUM(CASE WHEN d.source = %s THEN 1 ELSE 0 END), MAX(d.created_at) "
+        f"FROM {Decision._meta.db_table} d "
+        f"INNER JOIN {table} m ON d.user_id = m.column1 AND d.created_at >= m.column2 "
+        f"{where} GROUP BY 1, 2"
+    )
+    params = [*slice_params, str(SOURCE_DRILL), *member_params, *where_params]
+    slices: dict[int, list[_Slice]] = {}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        for uid, k, n, ok, lost, drill, last in cursor.fetchall():
+            start = edges[k - 1] if k else None
+            part = _Slice(start, n, int(ok or 0), float(lost or 0), int(drill or 0), _aware(last))
+            slices.setdefault(uid, []).append(part)
+
+    def within(part: _Slice, start: datetime | None, end: datetime | None) -> bool:
+        if start is not None and (part.start is None or part.start < start):
+            return False
+        return end is None or part.start is None or part.start < end
+
     out: dict[int, StudentFigures] = {}
-    for row in rows:
-        r = cast(dict[str, Any], row)
-        score = _score(r)
-        out[r["user_id"]] = StudentFigures(
+    for uid, parts in slices.items():
+        in_range = [p for p in parts if within(p, since, until)]
+        score = _sum(in_range)
+        drill = sum(p.drill for p in in_range)
+        lasts = [p.last for p in in_range if p.last is not None]
+        trend = {name: _sum(p for p in parts if within(p, *ends)) for name, ends in periods.items()}
+        out[uid] = StudentFigures(
             score=score,
-            drill=r["drill"],
-            table=score.count - r["drill"],
-            last_active=r["last"],
-            week=_score(r, "w_"),
-            prev_week=_score(r, "pw_"),
-            month=_score(r, "m_"),
-            prev_month=_score(r, "pm_"),
+            drill=drill,
+            table=score.count - drill,
+            last_active=max(lasts) if lasts else None,
+            **trend,
         )
     return out
 

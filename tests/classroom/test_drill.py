@@ -114,10 +114,10 @@ def test_a_hand_dealt_before_the_start_is_said_not_to_count(client, people, tabl
     client.post("/en/trainer/deal/", {"focus": "all", "up": "6", "preset": "thoth"})
     _start(client, people)
     html = client.get("/en/trainer/").content.decode()  # the open hand from before
-    assert "Pairs A" in _notice(html) and "is not part of it" in _notice(html)
+    assert "Pairs A" in _notice(html) and "does not count; the next" in _notice(html)
     _answer(client)
     client.post("/en/trainer/deal/", PAIRS)
-    assert "is not part of it" not in _notice(client.get("/en/trainer/").content.decode())
+    assert "does not count; the next" not in _notice(client.get("/en/trainer/").content.decode())
 
 
 def test_no_notice_for_a_free_drill_after_leaving_or_when_the_due_date_passed(
