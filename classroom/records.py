@@ -8,13 +8,17 @@ SQL query whatever the number of students: aggregates are computed by the databa
 Every read takes the students as ``members``, a mapping of each student's id to the moment
 they joined the class: a teacher sees a student's answers only from that moment on (answers
 given before joining, or in an earlier membership that the student left, stay the student's
-own).  Each student's part of a query is ``user_id = s AND created_at >= joined`` (the later
-of the join and the range's start), so every part is one range of the ``(user_id,
-created_at)`` index (PostgreSQL combines them with a BitmapOr).
+own).  Each student's part of a query is one index range from their joining (or the range's
+start, if later): the dashboard's two queries join a ``VALUES`` table of the members (and of
+the assignments' windows) to the decisions; the other reads OR the students' ranges together
+(``user_id = s AND created_at >= joined``, which PostgreSQL combines with a BitmapOr).
 
-Indexes used (on trainer_decision): ``(user_id, created_at)`` for everything filtered by the
-class's students and a date range; the partial ``decision_context_idx (context, user_id,
-created_at) WHERE context IS NOT NULL`` for assignment progress.
+Indexes used (on trainer_decision), so that a read costs in proportion to the decisions it
+counts: ``decision_user_time_idx (user_id, created_at) INCLUDE (correct, ev_lost, source)``
+for everything by student and time (the dashboard's figures come from it alone, an
+index-only scan, on PostgreSQL); the partial ``decision_context_idx (context, user_id,
+created_at) WHERE context IS NOT NULL`` for assignment progress, one range per assignment
+and student.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from functools import reduce
 from typing import Any
 
 from django.db import connection
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -286,6 +290,13 @@ def student_figures(
 
 # A due date for an assignment without one, so that every window has an end.
 _NO_DUE = datetime(9999, 1, 1, tzinfo=UTC)
+
+
+def last_answer_at(student_field: str) -> Subquery:
+    """An annotation: when the student in ``student_field`` last answered (one backward step
+    of ``decision_user_time_idx`` per student)."""
+    latest = Decision.objects.filter(user_id=OuterRef(student_field)).order_by("-created_at")
+    return Subquery(latest.values("created_at")[:1])
 
 
 def assignment_progress(

@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 from django.utils import timezone
 
 from classroom import selectors
@@ -177,6 +178,9 @@ def test_heat_map_greys_cells_with_few_answers_and_links_the_others(client, peop
     html = client.get(f"/en/classes/{people['class'].pk}/heat/").content.decode()
     assert 'class="heat-fair"><a href="/en/classes/' in html  # 4 of 5 right
     assert 'data-cell="soft-18-9">4/5</a>' in html
+    with __import__("django").utils.translation.override("en"):
+        cell_url = reverse("classroom:cell", args=[people["class"].pk, "soft", 18, 9])
+    assert f'<a href="{cell_url}" data-cell="soft-18-9">' in html  # the link built by hand
     assert 'class="heat-none"><a' in html and 'data-cell="pair-8-10">4/4</a>' in html
     cell = client.get(f"/en/classes/{people['class'].pk}/heat/soft/18/9/")
     assert cell.content.decode().count("answer-wrong") == 1
@@ -223,3 +227,26 @@ def test_a_refused_assignment_names_every_error_on_one_line(client, people):
     assert "This field is required.; Ensure this value is greater than or equal to 1." in text
     r = client.post(f"{base}/remedial/", {"preset": "nope", "hands": "5", "target_accuracy": "x"})
     assert r.status_code == 400 and "; " in r.content.decode()
+
+
+def test_the_figures_are_kept_until_an_answer_or_a_student_changes_them(client, people):
+    k, s = people["class"], people["student"]
+    assignment_create(classroom=k, created_by=people["owner"], title="A", settings=SETTINGS,
+                      rules=THOTH, hands=5, target_accuracy=80)  # fmt: skip
+    make_decision(s, correct=False, lost=0.5)
+    client.force_login(people["owner"])
+    url = f"/en/classes/{k.pk}/"
+    first = _queries(client, url)
+    assert _queries(client, url + "?sort=-accuracy") == first - 2  # kept: no aggregate
+    assert _queries(client, f"/en/classes/{k.pk}/export.csv") < first
+    make_decision(s, correct=True)  # a new answer: counted at once
+    with CaptureQueriesContext(connection) as ctx:
+        r = client.get(url)
+    assert len(ctx.captured_queries) == first
+    row = r.context["data"].rows[0]
+    assert (row.score.count, row.score.correct) == (2, 1)
+    t = user("newcomer")
+    join(t, k)
+    make_decision(t)  # their answer, but also a new student: both make a new key
+    rows = client.get(url).context["data"].rows
+    assert sorted(r.score.count for r in rows) == [1, 2]
