@@ -140,3 +140,13 @@ def test_the_notice_costs_nothing_to_anyone_else(client, people, tables):
     client.force_login(people["other_student"])
     client.post("/en/trainer/deal/", PAIRS)
     assert _notice(client.get("/en/trainer/").content.decode()) == ""
+
+
+def test_the_page_without_javascript_shows_one_notice_and_one_summary(client, people, tables):
+    _start(client, people)
+    client.post("/en/trainer/deal/", PAIRS)
+    s = Situation.objects.latest("id")
+    r = client.post("/en/trainer/answer/", {"situation": s.pk, "move": s.chart_move})
+    html = client.get(r["Location"]).content.decode()  # the plain POST's redirect
+    assert html.count('id="drill-notice"') == 1 and html.count('id="drill-summary"') == 1
+    assert "1 of 2" in _notice(html)
