@@ -10,6 +10,9 @@ from __future__ import annotations
 from django.conf import settings as django_settings
 from django.db import models
 
+# The context of an assignment's drill: "assignment:<id>".
+ASSIGNMENT_CONTEXT_PREFIX = "assignment:"
+
 
 class Classroom(models.Model):
     name = models.CharField(max_length=100)
@@ -92,4 +95,4 @@ class Assignment(models.Model):
     @property
     def context(self) -> str:
         """The tag the trainer writes on every decision of a drill started from this."""
-        return f"assignment:{self.pk}"
+        return f"{ASSIGNMENT_CONTEXT_PREFIX}{self.pk}"

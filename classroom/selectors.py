@@ -7,17 +7,20 @@ assignments are one query each, and every figure is one grouped query in
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Count, Exists, OuterRef, Q
+from django.utils import timezone
 
 from accounts.models import User
 from blackjack import KINDS, UPS
 from classroom import records
-from classroom.models import Assignment, Classroom, Membership
+from classroom.models import ASSIGNMENT_CONTEXT_PREFIX, Assignment, Classroom, Membership
 from classroom.records import EMPTY, Score, StudentFigures
 
 HEAT_ROWS: dict[str, tuple[int, ...]] = {
@@ -178,12 +181,53 @@ def _sort_key(sort: str) -> Any:
     return key
 
 
-def class_students(*, classroom: Classroom) -> list[Membership]:
-    return list(
-        Membership.objects.filter(classroom=classroom)
-        .select_related("student")
-        .order_by("student__username")
+def class_students(*, classroom: Classroom, last_answers: bool = False) -> list[Membership]:
+    """The class's memberships with their students; with ``last_answers``, each also has
+    ``last_answer_at`` (when the student last answered; the dashboard's cache key)."""
+    qs = Membership.objects.filter(classroom=classroom).select_related("student")
+    if last_answers:
+        qs = qs.annotate(last_answer_at=records.last_answer_at("student_id"))
+    return list(qs.order_by("student__username"))
+
+
+# How long the dashboard's figures are kept: nothing they count can change without changing
+# their key, except the trend periods' edges (now, to the minute) and a decision deleted by
+# hand, which this bounds.
+FIGURES_SECONDS = 60
+Figures = tuple[dict[int, StudentFigures], dict[tuple[int, int], Score]]
+
+
+def _class_figures(
+    classroom: Classroom,
+    members: Sequence[Membership],
+    assignments: Sequence[Assignment],
+    since: datetime | None,
+    until: datetime | None,
+    now: datetime,
+) -> Figures:
+    """The students' figures and assignment progress, kept in the cache under a key of
+    everything they are counted from: the class, each student's joining and last answer
+    (answers are only ever added, at the time they are given), the assignments' windows, the
+    range and the minute.  A teacher who sorts, reloads or downloads the CSV while no student
+    answers costs no aggregate; every new answer makes a new key."""
+    minute = now.replace(second=0, microsecond=0)
+    parts = (
+        classroom.pk,
+        [(m.student_id, m.joined_at, getattr(m, "last_answer_at", None)) for m in members],
+        [(a.pk, a.created_at, a.due_at, a.rules_key) for a in assignments],
+        since,
+        until,
+        minute,
     )
+    key = "classroom:figures:" + hashlib.sha256(repr(parts).encode()).hexdigest()
+    found: Figures | None = cache.get(key)
+    if found is not None:
+        return found
+    joined = members_joined(members)
+    figures = records.student_figures(members=joined, since=since, until=until, now=minute)
+    progress = records.assignment_progress(windows=_windows(assignments), members=joined)
+    cache.set(key, (figures, progress), FIGURES_SECONDS)
+    return figures, progress
 
 
 def class_assignments(*, classroom: Classroom) -> list[Assignment]:
@@ -198,12 +242,11 @@ def dashboard(
     now: datetime,
     sort: str = "name",
 ) -> Dashboard:
-    """One row per student; five queries whatever the class's size."""
-    members = class_students(classroom=classroom)
+    """One row per student; four queries whatever the class's size, two when nothing has
+    changed since the same figures were last computed (:func:`_class_figures`)."""
+    members = class_students(classroom=classroom, last_answers=True)
     assignments = class_assignments(classroom=classroom)
-    ids = [m.student_id for m in members]
-    figures = records.student_figures(user_ids=ids, since=since, until=until, now=now)
-    progress = records.assignment_progress(windows=_windows(assignments), user_ids=ids)
+    figures, progress = _class_figures(classroom, members, assignments, since, until, now)
     rows = [
         DashboardRow(
             membership=m,
@@ -267,14 +310,21 @@ class HeatPage:
 
 def class_heat(*, classroom: Classroom, since: datetime | None, until: datetime | None) -> HeatPage:
     """The class's heat map and costliest mistakes: three queries."""
-    ids = list(Membership.objects.filter(classroom=classroom).values_list("student_id", flat=True))
-    cells = records.heat(user_ids=ids, since=since, until=until)
-    mistakes = records.costliest_mistakes(user_ids=ids, since=since, until=until)
-    return HeatPage(heat_grids(cells), mistakes, len(ids))
+    joined = class_members(classroom=classroom)
+    cells = records.heat(members=joined, since=since, until=until)
+    mistakes = records.costliest_mistakes(members=joined, since=since, until=until)
+    return HeatPage(heat_grids(cells), mistakes, len(joined))
 
 
-def class_student_ids(*, classroom: Classroom) -> list[int]:
-    return list(Membership.objects.filter(classroom=classroom).values_list("student_id", flat=True))
+def class_members(*, classroom: Classroom) -> dict[int, datetime]:
+    """The class's students, each with the moment they joined: one query."""
+    rows = Membership.objects.filter(classroom=classroom).values_list("student_id", "joined_at")
+    return dict(rows)
+
+
+def members_joined(memberships: Sequence[Membership]) -> dict[int, datetime]:
+    """Student id -> joined at: what every read of decisions counts from."""
+    return {m.student_id: m.joined_at for m in memberships}
 
 
 @dataclass
@@ -297,22 +347,23 @@ def student_page(
     until: datetime | None,
 ) -> StudentPage:
     uid = membership.student_id
-    cats = records.by_category(user_id=uid, since=since, until=until)
+    member = (uid, membership.joined_at)
+    cats = records.by_category(member=member, since=since, until=until)
     total = Score(
         sum(s.count for s in cats.values()),
         sum(s.correct for s in cats.values()),
         sum(s.ev_lost for s in cats.values()),
     )
     assignments = class_assignments(classroom=classroom)
-    progress = records.assignment_progress(windows=_windows(assignments), user_ids=[uid])
+    progress = records.assignment_progress(windows=_windows(assignments), members=dict([member]))
     return StudentPage(
         membership=membership,
         name=teacher_name(membership.student),
         total=total,
         categories=[(v, str(label), cats.get(v, EMPTY)) for v, label in records.CATEGORY_CHOICES],
-        days=records.by_day(user_id=uid, since=since, until=until),
-        grids=heat_grids(records.heat(user_ids=[uid], since=since, until=until)),
-        mistakes=records.recent_mistakes(user_id=uid, since=since, until=until),
+        days=records.by_day(member=member, since=since, until=until),
+        grids=heat_grids(records.heat(members=dict([member]), since=since, until=until)),
+        mistakes=records.recent_mistakes(member=member, since=since, until=until),
         progress=[Progress(a, progress.get((a.pk, uid), EMPTY)) for a in assignments],
     )
 
@@ -321,9 +372,59 @@ def my_progress(*, membership: Membership) -> list[Progress]:
     """A student's own progress on their class's assignments: two queries."""
     assignments = class_assignments(classroom=membership.classroom)
     progress = records.assignment_progress(
-        windows=_windows(assignments), user_ids=[membership.student_id]
+        windows=_windows(assignments), members={membership.student_id: membership.joined_at}
     )
     return [Progress(a, progress.get((a.pk, membership.student_id), EMPTY)) for a in assignments]
+
+
+# --- the drill of an assignment ---------------------------------------------------------
+
+ASSIGNMENT_PREFIX = ASSIGNMENT_CONTEXT_PREFIX
+
+
+@dataclass(frozen=True)
+class AssignmentDrill:
+    """What the trainer's drill page says about a drill started from an assignment."""
+
+    membership: Membership
+    progress: Progress
+    due_passed: bool
+
+
+def assignment_drill(*, user: User | None, context: str) -> AssignmentDrill | None:
+    """The assignment whose drill ``context`` is, with ``user``'s progress on it, if they are
+    in its class (after leaving, nothing); three queries."""
+    try:
+        pk = int(context.removeprefix(ASSIGNMENT_CONTEXT_PREFIX))
+    except ValueError:
+        return None
+    if user is None or not context.startswith(ASSIGNMENT_CONTEXT_PREFIX):
+        return None
+    membership = (
+        Membership.objects.filter(student_id=user.pk, classroom__assignments=pk)
+        .select_related("classroom")
+        .first()
+    )
+    if membership is None:
+        return None
+    assignment = Assignment.objects.get(pk=pk)
+    scores = records.assignment_progress(
+        windows=_windows([assignment]), members={user.pk: membership.joined_at}
+    )
+    due = assignment.due_at
+    return AssignmentDrill(
+        membership=membership,
+        progress=Progress(assignment, scores.get((pk, user.pk), EMPTY)),
+        due_passed=due is not None and due < timezone.now(),
+    )
+
+
+def assignment_notice(*, user: User | None, context: str) -> records.DrillNotice | None:
+    """The drill page's notice for an assignment's drill (registered with the trainer)."""
+    drill = assignment_drill(user=user, context=context)
+    if drill is None:
+        return None
+    return records.DrillNotice("classroom/_drill_notice.html", {"drill": drill})
 
 
 # --- the user's own data download (privacy) ----------------------------------------------
@@ -368,7 +469,11 @@ def classes_export(*, user: User) -> dict[str, list[dict[str, Any]]]:
     for a in Assignment.objects.filter(classroom_id__in=ids).order_by("created_at", "id"):
         by_class[a.classroom_id].append(a)
     studied = [a for m in memberships for a in by_class[m.classroom_id]]
-    progress = records.assignment_progress(windows=_windows(studied), user_ids=[user.pk])
+    # An assignment's drill can only be started by a member, so the earliest join bounds every
+    # class's answers alike (one query whatever the number of classes).
+    joined = min((m.joined_at for m in memberships), default=None)
+    members = {user.pk: joined} if joined is not None else {}
+    progress = records.assignment_progress(windows=_windows(studied), members=members)
 
     def mine(a: Assignment) -> dict[str, Any]:
         p = Progress(a, progress.get((a.pk, user.pk), EMPTY))

@@ -180,7 +180,7 @@ def assignment_remedial_create(
     classroom: Classroom,
     created_by: User,
     title: str,
-    student_ids: Sequence[int],
+    members: records.Members,
     rules: Rules,
     settings: Mapping[str, str],
     hands: int,
@@ -190,8 +190,9 @@ def assignment_remedial_create(
     until: datetime | None = None,
 ) -> Assignment:
     """An assignment that drills the class's costliest chart cells (those a drill can deal:
-    a hard 20 at the table, say, is no two-card hand)."""
-    costly = records.costliest_cells(user_ids=student_ids, since=since, until=until, limit=60)
+    a hard 20 at the table, say, is no two-card hand), counted over ``members``' answers
+    since they joined."""
+    costly = records.costliest_cells(members=members, since=since, until=until, limit=60)
     cells = [cell for cell, _lost in costly if records.dealable(cell)][:REMEDIAL_CELLS]
     if not cells:
         raise ClassError(NO_CELLS)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
+from django.forms import Form
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -19,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.models import User
 from blackjack import UPS
-from classroom import exports, records, selectors, services
+from classroom import exports, presenters, records, selectors, services
 from classroom.codes import code_display
 from classroom.forms import (
     AssignmentForm,
@@ -62,6 +63,11 @@ def _range(request: HtmxHttpRequest) -> tuple[DateRangeForm, Any, Any]:
         since, until = form.bounds()
         return form, since, until
     return form, None, None
+
+
+def _form_errors(form: Form) -> str:
+    """A refused form's messages as one line, for the refusal page."""
+    return "; ".join(str(e) for errs in form.errors.values() for e in errs)
 
 
 def _refused(request: HtmxHttpRequest, exc: services.ClassError, back: str) -> HttpResponse:
@@ -220,18 +226,26 @@ def dashboard(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     data = selectors.dashboard(
         classroom=classroom, since=since, until=until, now=timezone.now(), sort=sort
     )
+    range_query = _range_query(range_form)
     context = {
         "classroom": classroom,
         "data": data,
+        "view": presenters.dashboard_view(
+            data,
+            sort=sort,
+            range_query=range_query,
+            student_href=lambda uid: reverse("classroom:student", args=[pk, uid]),
+        ),
         "range_form": range_form,
         "sort": sort,
-        "query": request.GET.urlencode(),
-        "range_query": _range_query(range_form),
+        "range_query": range_query,
         "code": code_display(classroom.code),
         "join_url": _join_url(request, classroom),
         "is_owner": classroom.owner_id == request.user.pk,
         "co_teachers": list(classroom.co_teachers.all()),
-        "assignment_form": AssignmentForm(initial={"title": "", "preset": "thoth"}),
+        "assignment_fields": presenters.form_fields_html(
+            "assignment", lambda: AssignmentForm(initial={"title": "", "preset": "thoth"})
+        ),
         "co_form": CoTeacherForm(),
     }
     status = 400 if range_form.is_bound and not range_form.is_valid() else 200
@@ -254,15 +268,21 @@ def heat(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     classroom = _teacher_class(request, pk)
     range_form, since, until = _range(request)
     data = selectors.class_heat(classroom=classroom, since=since, until=until)
+    range_query = _range_query(range_form)
     context = {
         "classroom": classroom,
         "data": data,
+        "heat_grids": presenters.heat_grids_view(
+            data.grids, cell_href_base=presenters.heat_href_base(pk), range_query=range_query
+        ),
         "range_form": range_form,
-        "range_query": _range_query(range_form),
+        "range_query": range_query,
         "ups": UPS,
         "min_answers": selectors.HEAT_MIN_ANSWERS,
-        "remedial_form": RemedialForm(
-            initial={"preset": "thoth", "hands": 30, "target_accuracy": 90}
+        "remedial_fields": presenters.form_fields_html(
+            "remedial",
+            lambda: RemedialForm(initial={"preset": "thoth", "hands": 30, "target_accuracy": 90}),
+            options=False,
         ),
     }
     return render(request, "classroom/heat.html", context)
@@ -277,7 +297,7 @@ def cell(request: HtmxHttpRequest, pk: int, kind: str, row: int, up: int) -> Htt
     members = selectors.class_students(classroom=classroom)
     names = {m.student_id: selectors.teacher_name(m.student) for m in members}
     answers = records.cell_answers(
-        user_ids=list(names), cell=(kind, row, up), since=since, until=until
+        members=selectors.members_joined(members), cell=(kind, row, up), since=since, until=until
     )
     context = {
         "classroom": classroom,
@@ -307,9 +327,11 @@ def student(request: HtmxHttpRequest, pk: int, user_id: int) -> HttpResponse:
     context = {
         "classroom": classroom,
         "data": data,
+        "heat_grids": presenters.heat_grids_view(data.grids, cell_href_base=None, range_query=""),
         "range_form": range_form,
         "range_query": _range_query(range_form),
         "ups": UPS,
+        "min_answers": selectors.HEAT_MIN_ANSWERS,
         "note_form": NoteForm(initial={"note": membership.note}),
     }
     return render(request, "classroom/student.html", context)
@@ -337,8 +359,7 @@ def assignment_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     form = AssignmentForm(request.POST)
     back = reverse("classroom:dashboard", args=[pk])
     if not form.is_valid():
-        errors = "; ".join(str(e) for errs in form.errors.values() for e in errs)
-        return _refused(request, services.ClassError(errors), back)
+        return _refused(request, services.ClassError(_form_errors(form)), back)
     services.assignment_create(
         classroom=classroom,
         created_by=request.user,  # type: ignore[arg-type]
@@ -360,14 +381,13 @@ def remedial(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     form = RemedialForm(request.POST)
     back = reverse("classroom:heat", args=[pk])
     if not form.is_valid():
-        errors = "; ".join(str(e) for errs in form.errors.values() for e in errs)
-        return _refused(request, services.ClassError(errors), back)
+        return _refused(request, services.ClassError(_form_errors(form)), back)
     try:
         services.assignment_remedial_create(
             classroom=classroom,
             created_by=request.user,  # type: ignore[arg-type]
             title=_(REMEDIAL_TITLE),
-            student_ids=selectors.class_student_ids(classroom=classroom),
+            members=selectors.class_members(classroom=classroom),
             rules=form.rules(),
             settings=form.drill_settings(),
             hands=form.cleaned_data["hands"],
@@ -447,6 +467,8 @@ def export_student(request: HtmxHttpRequest, pk: int, user_id: int) -> Streaming
     membership = _student(classroom, user_id)
     _form, since, until = _range(request)
     rows = exports.answer_rows(
-        records.answers_iter(user_id=membership.student_id, since=since, until=until)
+        records.answers_iter(
+            member=(membership.student_id, membership.joined_at), since=since, until=until
+        )
     )
     return exports.csv_response(rows=rows, filename=f"class-{classroom.pk}-student-{user_id}.csv")

@@ -11,7 +11,17 @@ import pkgutil
 import pytest
 from django.utils import translation
 
-APPS = ("accounts", "computed", "config", "core", "decisions", "game", "privacy", "trainer")
+APPS = (
+    "accounts",
+    "classroom",
+    "computed",
+    "config",
+    "core",
+    "decisions",
+    "game",
+    "privacy",
+    "trainer",
+)
 
 
 def _modules() -> list[str]:

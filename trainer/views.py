@@ -27,7 +27,7 @@ from computed.tables import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, UPS
 from core.http import HtmxHttpRequest
 from decisions import selectors as decision_selectors
 from trainer import selectors, services
-from trainer.context import SETTINGS_KEY, drill_context_get
+from trainer.context import SETTINGS_KEY, drill_context_get, drill_context_peek, drill_notice
 from trainer.display import situation_view
 from trainer.forms import DrillForm, RulesForm, settings_query
 from trainer.models import Situation
@@ -86,6 +86,12 @@ def _drill_context(
         context["streak"], context["session"] = decision_selectors.drill_summary(
             user=user, since=since
         )
+        # The drill another app started (a class assignment) says so, and whether this hand
+        # is part of it (one dealt before the drill was started is not).
+        tag = drill_context_peek(session=request.session, settings=settings)
+        tag = tag or (situation.context if situation is not None else None)
+        context["notice"] = drill_notice(user=user, context=tag)
+        context["notice_hand_outside"] = situation is not None and situation.context != tag
     return context
 
 

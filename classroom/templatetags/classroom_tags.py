@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.template.defaultfilters import floatformat
+from django.utils.safestring import SafeString
 
 from blackjack import Card, Move
-from classroom import records
+from classroom import presenters, records
+from classroom.selectors import Progress
 
 register = template.Library()
 
@@ -36,16 +37,14 @@ def hand_text(codes: list[str]) -> str:
 
 @register.simple_tag
 def cell_label(kind: str, row: int) -> str:
-    """A chart row as the chart names it: 16, A-7, 8-8, A-A.
+    """A chart row as the chart names it: 16, A-7, 8-8, A-A."""
+    return presenters.cell_label(kind, row)
 
-    >>> cell_label("soft", 18), cell_label("pair", 1), cell_label("hard", 12)
-    ('A-7', 'A-A', '12')
-    """
-    if kind == "pair":
-        return "A-A" if row == 1 else f"{row}-{row}"
-    if kind == "soft":
-        return f"A-{row - 11}"
-    return str(row)
+
+@register.simple_tag
+def progress(p: Progress) -> SafeString:
+    """An assignment's progress bar and "12 of 30 · 83% · done"."""
+    return presenters.progress_html(p)
 
 
 @register.filter
@@ -56,10 +55,7 @@ def up_label(up: int) -> str:
 @register.filter
 def signed(value: float | None, digits: int = 1) -> str:
     """+3.0 / −2.5 (a true minus sign); empty for no value."""
-    if value is None:
-        return ""
-    text = str(floatformat(abs(value), digits))
-    return ("+" if value >= 0 else "−") + text
+    return presenters.signed(value, digits)
 
 
 @register.filter

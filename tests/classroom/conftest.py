@@ -12,7 +12,7 @@ from django.utils import timezone
 from accounts.models import Role, User
 from blackjack import PRESETS
 from classroom import services
-from classroom.models import Classroom
+from classroom.models import Classroom, Membership
 from decisions.models import Decision
 
 THOTH = PRESETS["thoth"]
@@ -91,9 +91,9 @@ def people(db):
     guest = user("guest-abc", guest=True)
     klass = services.class_create(owner=owner, name="Year 9")
     services.co_teacher_add(classroom=klass, username="co")
-    services.class_join(user=student, classroom=klass)
+    join(student, klass)
     other_class = services.class_create(owner=other_teacher, name="Other")
-    services.class_join(user=other_student, classroom=other_class)
+    join(other_student, other_class)
     return {
         "owner": owner,
         "co": co,
@@ -107,6 +107,16 @@ def people(db):
     }
 
 
+def join(student: User, klass: Classroom, *, at: datetime | None = None) -> Membership:
+    """``student`` joins ``klass``, as if ``at`` (a year ago unless said): a teacher sees a
+    student's answers only from their joining, so tests that date answers in the past date
+    the joining before them."""
+    services.class_join(user=student, classroom=klass)
+    joined = at or days_ago(365)
+    Membership.objects.filter(classroom=klass, student=student).update(joined_at=joined)
+    return Membership.objects.get(classroom=klass, student=student)
+
+
 def now() -> datetime:
     return timezone.now()
 
@@ -115,4 +125,4 @@ def days_ago(n: float) -> datetime:
     return timezone.now() - timedelta(days=n)
 
 
-__all__ = ["Classroom", "days_ago", "make_decision", "now", "user"]
+__all__ = ["Classroom", "days_ago", "join", "make_decision", "now", "user"]

@@ -9,12 +9,13 @@ from datetime import timedelta
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 from django.utils import timezone
 
 from classroom import selectors
 from classroom.exports import BOM, cell_safe
 from classroom.services import assignment_create, class_join
-from tests.classroom.conftest import THOTH, days_ago, make_decision, user
+from tests.classroom.conftest import THOTH, days_ago, join, make_decision, user
 
 pytestmark = pytest.mark.django_db
 SETTINGS = {"focus": "hard", "up": "6", "preset": "thoth"}
@@ -28,7 +29,7 @@ def _class_of(people, n: int, per: int = 6):
     contexts = [a.context for a in k.assignments.all()]
     for i in range(n):
         s = user(f"s{i:03d}", real_name=f"Студент {i}")
-        class_join(user=s, classroom=k)
+        join(s, k)
         for j in range(per):
             make_decision(s, correct=j % 3 != 0, lost=0.1 * (j % 3 == 0), row=12 + j % 5,
                           up=1 + j % 10, context=contexts[j % 2], at=days_ago(j * 3))  # fmt: skip
@@ -177,6 +178,9 @@ def test_heat_map_greys_cells_with_few_answers_and_links_the_others(client, peop
     html = client.get(f"/en/classes/{people['class'].pk}/heat/").content.decode()
     assert 'class="heat-fair"><a href="/en/classes/' in html  # 4 of 5 right
     assert 'data-cell="soft-18-9">4/5</a>' in html
+    with __import__("django").utils.translation.override("en"):
+        cell_url = reverse("classroom:cell", args=[people["class"].pk, "soft", 18, 9])
+    assert f'<a href="{cell_url}" data-cell="soft-18-9">' in html  # the link built by hand
     assert 'class="heat-none"><a' in html and 'data-cell="pair-8-10">4/4</a>' in html
     cell = client.get(f"/en/classes/{people['class'].pk}/heat/soft/18/9/")
     assert cell.content.decode().count("answer-wrong") == 1
@@ -211,3 +215,38 @@ def test_student_page_shows_options_ev_and_note_stays_private(client, people):
         "Needs work" not in client.get(f"/en/classes/{people['class'].pk}/mine/").content.decode()
     )
     assert client.post(url + "note/", {"note": "x"}).status_code == 404
+
+
+def test_a_refused_assignment_names_every_error_on_one_line(client, people):
+    client.force_login(people["owner"])
+    base = f"/en/classes/{people['class'].pk}/assignments"
+    r = client.post(f"{base}/new/", {"title": "", "focus": "hard", "preset": "thoth",
+                                     "hands": "0", "target_accuracy": "90"})  # fmt: skip
+    assert r.status_code == 400
+    text = r.content.decode()
+    assert "This field is required.; Ensure this value is greater than or equal to 1." in text
+    r = client.post(f"{base}/remedial/", {"preset": "nope", "hands": "5", "target_accuracy": "x"})
+    assert r.status_code == 400 and "; " in r.content.decode()
+
+
+def test_the_figures_are_kept_until_an_answer_or_a_student_changes_them(client, people):
+    k, s = people["class"], people["student"]
+    assignment_create(classroom=k, created_by=people["owner"], title="A", settings=SETTINGS,
+                      rules=THOTH, hands=5, target_accuracy=80)  # fmt: skip
+    make_decision(s, correct=False, lost=0.5)
+    client.force_login(people["owner"])
+    url = f"/en/classes/{k.pk}/"
+    first = _queries(client, url)
+    assert _queries(client, url + "?sort=-accuracy") == first - 2  # kept: no aggregate
+    assert _queries(client, f"/en/classes/{k.pk}/export.csv") < first
+    make_decision(s, correct=True)  # a new answer: counted at once
+    with CaptureQueriesContext(connection) as ctx:
+        r = client.get(url)
+    assert len(ctx.captured_queries) == first
+    row = r.context["data"].rows[0]
+    assert (row.score.count, row.score.correct) == (2, 1)
+    t = user("newcomer")
+    join(t, k)
+    make_decision(t)  # their answer, but also a new student: both make a new key
+    rows = client.get(url).context["data"].rows
+    assert sorted(r.score.count for r in rows) == [1, 2]

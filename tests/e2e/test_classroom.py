@@ -89,6 +89,9 @@ def test_teacher_and_student(page, live_server, axe_check, screenshot, tables):
     axe_check(page)
     page.get_by_role("button", name="Start the drill").click()
     page.wait_for_url(f"{url}/en/trainer/")
+    notice = page.locator("#drill-notice")
+    expect(notice).to_contain_text("Assignment of Year 9 — Ані: Pairs")
+    expect(notice).to_contain_text("0 of 10")
     page.keyboard.press("Enter")
     for n in range(10):
         page.wait_for_selector("[data-trainer-moves] button")
@@ -98,8 +101,11 @@ def test_teacher_and_student(page, live_server, axe_check, screenshot, tables):
         move = best if n % 2 else min(s.ev, key=s.ev.get)
         page.keyboard.press(KEYS[move])
         page.wait_for_selector("[data-trainer-result]")
+        expect(notice).to_contain_text(f"{n + 1} of 10")  # swapped in with each answer
         if n < 9:
             page.keyboard.press("Enter")
+    axe_check(page)
+    _both_widths(page, screenshot, "classroom-drill")
     a = Assignment.objects.get()
     assert Decision.objects.filter(context=a.context).count() == 10
     page.goto(f"{url}/en/classes/{a.classroom_id}/mine/")

@@ -1,0 +1,305 @@
+"""What the class pages show, as ready-made text: the dashboard's rows, the heat map's cells,
+the progress bars and the forms that never change.
+
+The pages loop over up to 40 students × every assignment and 340 chart cells; an
+``{% include %}`` or a filter chain per cell cost most of the dashboard's time (profiled:
+template rendering was ~70 % of its CPU).  Here each figure is formatted once in Python, the
+heat map's rows and the progress bars are built as markup (escaped by ``format_html``), and
+the unbound assignment forms, the same for every teacher, are rendered once per language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import ROUND_HALF_UP, Decimal
+
+from django import forms
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.formats import date_format, get_format, number_format
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from classroom.records import Score
+from classroom.selectors import Dashboard, DashboardRow, HeatCell, Progress
+from core.numbers import percent
+
+NO_VALUE = "–"
+_STEPS = {d: Decimal(1).scaleb(-d) for d in range(4)}
+SORT_LABELS = {
+    "name": gettext_noop("Student"),
+    "hands": gettext_noop("Decisions"),
+    "accuracy": gettext_noop("Accuracy"),
+    "lost": gettext_noop("EV lost per 100 decisions"),
+    "week": gettext_noop("Last 7 days"),
+    "month": gettext_noop("Last 30 days"),
+    "last": gettext_noop("Last active"),
+}
+
+
+def cell_label(kind: str, row: int) -> str:
+    """A chart row as the chart names it: 16, A-7, 8-8, A-A.
+
+    >>> cell_label("soft", 18), cell_label("pair", 1), cell_label("hard", 12)
+    ('A-7', 'A-A', '12')
+    """
+    if kind == "pair":
+        return "A-A" if row == 1 else f"{row}-{row}"
+    if kind == "soft":
+        return f"A-{row - 11}"
+    return str(row)
+
+
+def _decimal(value: float, digits: int) -> str:
+    """``value`` rounded half up like the ``floatformat`` filter, with a point."""
+    return f"{Decimal(repr(value)).quantize(_STEPS[digits], ROUND_HALF_UP):f}"
+
+
+class Formats:
+    """The active language's decimal separator, percent sign and the few phrases a page
+    repeats per row, looked up once per page rather than once per cell."""
+
+    def __init__(self) -> None:
+        self.separator = str(get_format("DECIMAL_SEPARATOR"))
+        self.language = translation.get_language() or "en"
+        self.of = _("%(done)s of %(total)s")
+        self.done = _("done")
+        self.split = _("%(drill)s drill, %(table)s table")
+        self.not_seen = _("not seen")
+
+    def fixed(self, value: float, digits: int) -> str:
+        """A number with ``digits`` decimals as the language writes it ("66.7", "66,7"),
+        rounded half up like the ``floatformat`` filter (numbers below 1,000 only: no
+        grouping).
+
+        >>> with translation.override("cs"):
+        ...     f = Formats()
+        ...     f.fixed(66.66, 1), f.fixed(0.125, 2), f.fixed(80.0, 0)
+        ('66,7', '0,13', '80')
+        """
+        return _decimal(value, digits).replace(".", self.separator)
+
+    def signed(self, value: float, digits: int) -> str:
+        return ("+" if value >= 0 else "−") + self.fixed(abs(value), digits)
+
+    def percent(self, score: Score, digits: int) -> str:
+        acc = score.accuracy
+        return NO_VALUE if acc is None else percent(self.fixed(acc, digits), language=self.language)
+
+
+def signed(value: float | None, digits: int = 1) -> str:
+    """+3.0 / −2.5 (a true minus sign); empty for no value.
+
+    >>> signed(2.96), signed(-2.5, 0), signed(None)
+    ('+3.0', '−3', '')
+    """
+    if value is None:
+        return ""
+    text = str(number_format(Decimal(_decimal(abs(value), digits)), decimal_pos=digits))
+    return ("+" if value >= 0 else "−") + text
+
+
+def _when(value: datetime | None) -> tuple[str, str]:
+    if value is None:
+        return "", NO_VALUE
+    local = timezone.localtime(value)
+    return local.isoformat(), date_format(local, "SHORT_DATETIME_FORMAT")
+
+
+# --- progress ------------------------------------------------------------------------------
+
+
+def progress_html(p: Progress, formats: Formats | None = None) -> SafeString:
+    """An assignment's progress bar with "12 of 30 · 83% · done"."""
+    f = formats or Formats()
+    text = f.of % {"done": p.counted, "total": p.assignment.hands}
+    if p.score.count:
+        text += " · " + f.percent(p.score, 0)
+    if p.done:
+        text += " · " + f.done
+    return format_html(
+        '<span class="progress{}"><progress max="{}" value="{}" aria-label="{}"></progress> {}'
+        "</span>",
+        " progress-done" if p.done else "",
+        p.assignment.hands,
+        p.counted,
+        p.assignment.title,
+        text,
+    )
+
+
+# --- the dashboard -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SortLink:
+    label: str
+    href: str
+    arrow: str  # "▲", "▼" or ""
+    state: str  # for screen readers: "(sorted, ascending)"...
+    numeric: bool
+
+
+@dataclass(frozen=True)
+class RowView:
+    username: str
+    name: str  # the real name for the teachers, else the display name
+    href: str
+    count: int
+    split: str  # "12 drill, 3 table"
+    accuracy: str
+    lost: str
+    week: str
+    week_trend: str
+    month: str
+    month_trend: str
+    last_iso: str
+    last: str
+    progress: list[SafeString]
+
+
+@dataclass(frozen=True)
+class DashboardView:
+    rows: list[RowView]
+    headers: list[SortLink]
+
+
+def _row(row: DashboardRow, href: str, fm: Formats) -> RowView:
+    score, f = row.score, row.figures
+    last_iso, last = _when(f.last_active if f else None)
+    split = "" if f is None else fm.split % {"drill": f.drill, "table": f.table}
+    week, month = row.week_trend, row.month_trend
+    return RowView(
+        username=row.membership.student.username,
+        name=row.name,
+        href=href,
+        count=score.count,
+        split=split,
+        accuracy=fm.percent(score, 1),
+        lost=NO_VALUE if score.lost_per_100 is None else fm.fixed(score.lost_per_100, 2),
+        week=fm.percent(row.week, 0),
+        week_trend=f"({fm.signed(week, 0)})" if week is not None and row.week.count else "",
+        month=fm.percent(row.month, 0),
+        month_trend=f"({fm.signed(month, 0)})" if month is not None and row.month.count else "",
+        last_iso=last_iso,
+        last=last,
+        progress=[progress_html(p, fm) for p in row.progress],
+    )
+
+
+def _headers(sort: str, range_query: str) -> list[SortLink]:
+    links = []
+    tail = f"&{range_query}" if range_query else ""
+    for key, label in SORT_LABELS.items():
+        if sort == key:
+            href, arrow, state = f"?sort=-{key}{tail}", "▲", _("(sorted, ascending)")
+        elif sort == f"-{key}":
+            href, arrow, state = f"?sort={key}{tail}", "▼", _("(sorted, descending)")
+        else:
+            href, arrow, state = f"?sort={key}{tail}", "", ""
+        links.append(SortLink(_(label), href, arrow, state, key not in ("name", "last")))
+    return links
+
+
+def dashboard_view(
+    data: Dashboard, *, sort: str, range_query: str, student_href: Callable[[int], str]
+) -> DashboardView:
+    query = f"?{range_query}" if range_query else ""
+    fm = Formats()
+    rows = [_row(r, student_href(r.membership.student_id) + query, fm) for r in data.rows]
+    return DashboardView(rows=rows, headers=_headers(sort, range_query))
+
+
+# --- the heat map --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HeatRow:
+    label: str
+    cells: SafeString  # the row's <td>s
+
+
+def _cell_html(c: HeatCell, href_base: str | None, query: str, not_seen: str) -> SafeString:
+    s = c.score
+    if not s.count:
+        inner = format_html('<span class="visually-hidden">{}</span>', not_seen)
+    elif href_base is None:
+        inner = format_html("{}/{}", s.correct, s.count)
+    else:
+        inner = format_html(
+            '<a href="{}{}/{}/{}/{}" data-cell="{}-{}-{}">{}/{}</a>',
+            href_base, c.kind, c.row, c.up, query, c.kind, c.row, c.up, s.correct, s.count,
+        )  # fmt: skip
+    return format_html('<td class="heat-{}">{}</td>', c.level, inner)
+
+
+def heat_rows(
+    rows: Sequence[tuple[int, Sequence[HeatCell]]],
+    *,
+    kind: str,
+    cell_href_base: str | None,
+    range_query: str,
+) -> list[HeatRow]:
+    """One chart grid's rows; ``cell_href_base`` (the heat page's address) links each cell
+    with answers to ``<base><kind>/<row>/<up>/``, the ``classroom:cell`` page."""
+    query = f"?{range_query}" if range_query else ""
+    not_seen = Formats().not_seen
+    return [
+        HeatRow(
+            cell_label(kind, row),
+            mark_safe(  # each cell is built by format_html
+                "".join(_cell_html(c, cell_href_base, query, not_seen) for c in cells)
+            ),
+        )
+        for row, cells in rows
+    ]
+
+
+def heat_grids_view(
+    grids: Sequence[tuple[str, Sequence[tuple[int, Sequence[HeatCell]]]]],
+    *,
+    cell_href_base: str | None,
+    range_query: str,
+) -> list[tuple[str, list[HeatRow]]]:
+    return [
+        (
+            kind,
+            heat_rows(
+                rows,
+                kind=kind,
+                cell_href_base=cell_href_base,
+                range_query=range_query,
+            ),
+        )
+        for kind, rows in grids
+    ]
+
+
+def heat_href_base(classroom_pk: int) -> str:
+    return reverse("classroom:heat", args=[classroom_pk])
+
+
+# --- forms that never change ---------------------------------------------------------------
+
+_FORMS: dict[tuple[str, str], SafeString] = {}
+
+
+def form_fields_html(
+    name: str, make: Callable[[], forms.Form], *, options: bool = True
+) -> SafeString:
+    """The fields of an unbound form, rendered once per language and kept: the assignment
+    forms (a dozen selects of rule options) cost more to render than the rest of a page.
+    ``name`` names the form; ``make`` builds it with its initial values; ``options`` adds the
+    rule options (folded)."""
+    key = (name, translation.get_language() or "")
+    html = _FORMS.get(key)
+    if html is None:
+        context = {"form": make(), "options": options}
+        html = render_to_string("classroom/_form_fields.html", context)
+        _FORMS[key] = html
+    return html
