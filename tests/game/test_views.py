@@ -369,8 +369,8 @@ def test_top_up_view(logged_in, learner, tables):
     [
         ("en", ["Box 1: Stand", "You won 100 debens."], "Box 1: Stand. You won 100 debens."),
         # Armenian ends a sentence with its own full stop, never with "։."
-        ("hy", ["Տուփ 1՝ Բավական է", "Դուք պարտվեցիք 200 դեբեն։"],
-         "Տուփ 1՝ Բավական է։ Դուք պարտվեցիք 200 դեբեն։"),
+        ("hy", ["Բոքս 1՝ Բավական է", "Դուք պարտվեցիք 200 դեբեն։"],
+         "Բոքս 1՝ Բավական է։ Դուք պարտվեցիք 200 դեբեն։"),
     ],
 )  # fmt: skip
 def test_announcement_ends_each_sentence_once_in_the_language_s_way(lang, texts, spoken):
