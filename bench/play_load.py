@@ -189,8 +189,8 @@ def main() -> int:
         port = free_port()
         gunicorn = str(Path(py).with_name("gunicorn"))
         server = subprocess.Popen(
-            [gunicorn, "config.wsgi", "--workers", str(args.workers), "--bind",
-             f"127.0.0.1:{port}", "--log-level", "warning"],
+            [gunicorn, "-c", "config/gunicorn.py", "config.wsgi", "--workers", str(args.workers),
+             "--bind", f"127.0.0.1:{port}", "--log-level", "warning"],
             cwd=ROOT, env=env,
         )  # fmt: skip
         for _ in range(100):
