@@ -8,7 +8,7 @@ from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
-from core.selectors import language_links, url_in_language
+from core.selectors import language_links
 
 
 def _absolute(request: HttpRequest, url: str) -> str:
@@ -25,7 +25,8 @@ def site(request: HttpRequest) -> dict[str, Any]:
 
     def alternates() -> list[tuple[str, str]]:
         out = [
-            (link.code, _absolute(request, url_in_language(request, link.code, keep_query=False)))
+            # The switcher's link without its query: the same page, reversed once, not twice.
+            (link.code, _absolute(request, link.url.partition("?")[0]))
             for link in links
         ]
         out.append(("x-default", _absolute(request, "/")))

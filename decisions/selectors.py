@@ -122,11 +122,23 @@ HEAT_ROWS: dict[str, tuple[int, ...]] = {
 def stats_for(*, user: User, mistakes: int = 10) -> Stats:
     """Everything the statistics page shows for ``user``."""
     qs = Decision.objects.filter(user=user)
-    overall = _score(qs)
+    # One pass over the learner's decisions for every category; the overall score is their sum.
+    per_category = {
+        r["category"]: Score(r["n"], r["ok"], float(r["lost"] or 0.0))
+        for r in qs.order_by()
+        .values("category")
+        .annotate(n=Count("id"), ok=Count("id", filter=Q(correct=True)), lost=Sum("ev_lost"))
+    }
+    empty = Score(0, 0, 0.0)
     by_category = [
-        CategoryScore(value, str(label), _score(qs.filter(category=value)))
+        CategoryScore(value, str(label), per_category.get(value, empty))
         for value, label in Decision.Category.choices
     ]
+    overall = Score(
+        sum(s.count for s in per_category.values()),
+        sum(s.correct for s in per_category.values()),
+        sum(s.ev_lost for s in per_category.values()),
+    )
     day_rows = (
         qs.annotate(day=TruncDate("created_at"))
         .values("day")
@@ -147,7 +159,6 @@ def stats_for(*, user: User, mistakes: int = 10) -> Stats:
         .values("chart_kind", "chart_row", "dealer_points")
         .annotate(n=Count("id"), ok=Count("id", filter=Q(correct=True)))
     }
-    empty = Score(0, 0, 0.0)
     heat = {
         kind: [
             (row, [HeatCell(kind, row, up, cells.get((kind, row, up), empty)) for up in UPS])

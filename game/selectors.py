@@ -7,9 +7,6 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import F, QuerySet, Window
-from django.db.models.functions import RowNumber
-
 from accounts.models import User
 from game.limits import table_rules
 from game.models import OPENING_BALANCE, Round, Seat, Table, Wallet
@@ -54,15 +51,26 @@ def user_round(*, user: User | Any, round_id: int) -> Round:
     return Round.objects.select_related("seat__table").get(pk=round_id, user=user)
 
 
-def history(*, user: User) -> QuerySet[Round]:
-    """The user's rounds, newest first, each with ``number``: the user's own count from 1
-    (the database id says how many rounds everyone has played)."""
-    return (
+# What the past-rounds page shows of a round: not its state, its review or its seat's shoe,
+# whose JSON documents cost more to read than the rest of the page (issue 17).
+HISTORY_FIELDS = ("id", "status", "created_at", "staked", "net", "human_seats", "seat",
+                  "seat__table", "seat__table__slug")  # fmt: skip
+
+
+def history(*, user: User, limit: int = 100) -> list[tuple[int, Round]]:
+    """The user's latest ``limit`` rounds, newest first, each with its number: the user's own
+    count from 1 (the database id says how many rounds everyone has played)."""
+    rounds = list(
         Round.objects.filter(user=user)
         .select_related("seat__table")
-        .annotate(number=Window(RowNumber(), order_by=F("id").asc()))
-        .order_by("-id")
+        .only(*HISTORY_FIELDS)
+        .order_by("-id")[:limit]
     )
+    if not rounds:
+        return []
+    # One count on the (user, -id) index instead of numbering every round of the history.
+    newest = Round.objects.filter(user=user, id__lte=rounds[0].pk).count()
+    return [(newest - i, rnd) for i, rnd in enumerate(rounds)]
 
 
 def round_number(*, rnd: Round) -> int:

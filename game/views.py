@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.http import Http404, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -244,15 +245,21 @@ def coach(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @never_cache
 @require_GET
 def history(request: HtmxHttpRequest) -> HttpResponse:
-    rounds = selectors.history(user=request.user)[:100] if request.user.is_authenticated else []
+    rounds = selectors.history(user=request.user) if request.user.is_authenticated else []
+    # Each row's words and link made here, once, not by template tags a hundred times over.
+    base = reverse("game:history")
+    in_play = _("In play")
+    names = {slug: str(name) for slug, name in presenters.TABLE_NAMES.items()}
     rows = [
         {
             "round": r,
-            "table_name": presenters.table_name(r.seat.table),
-            "net": fmt_signed(r.net),
+            "url": f"{base}{r.pk}/",
+            "title": _("Round %(n)s") % {"n": number},
+            "table_name": names.get(r.seat.table.slug, r.seat.table.slug),
             "staked": presenters.staked_text(r),
+            "result": in_play if r.is_playing else fmt_signed(r.net),
         }
-        for r in rounds
+        for number, r in rounds
     ]
     return render(request, "game/history.html", {"rows": rows})
 

@@ -229,8 +229,9 @@ def chart(request: HtmxHttpRequest) -> HttpResponse:
         "error": error,
         "query": query.urlencode(),
         "hidden": list(query.items()),
-        "grids": _grids(tables) if tables is not None else [],
-        "codes": {c.code() for c in tables.chart.cells.values()} if tables is not None else set(),
+        # Called by the template only when the kept chart grids are not at hand ({% once %}).
+        "grids": (lambda: _grids(tables)) if tables is not None else [],
+        "codes": (lambda: {c.code() for c in tables.chart.cells.values()}) if tables else set(),
         "ups": UPS,
     }
     template = "trainer/chart.html"
