@@ -296,7 +296,7 @@ def build(connections: int, sizes: tuple[int, ...]) -> dict[str, str]:
     made["class"] = f"/en/classes/{klass.pk}/"
     for kind in ("drill", "table"):
         lines = []
-        for i in range(connections):
+        for i in range(connections + 1):  # the last one's requests are counted, not timed
             user = User.objects.create_user(username=f"{kind}{i}", password="x")
             if kind == "table":
                 wallet = wallet_get_or_create(user=user)
@@ -309,7 +309,8 @@ def build(connections: int, sizes: tuple[int, ...]) -> dict[str, str]:
                 )
                 Wallet.objects.filter(pk=wallet.pk).update(balance=wallet.balance)
             lines.append(session_cookie(user))
-        made[kind] = "\n".join(lines) + "\n"
+        made[kind] = "\n".join(lines[:-1]) + "\n"
+        made[f"{kind} counted"] = lines[-1]
     with __import__("django.db").db.connection.cursor() as cursor:
         cursor.execute("ANALYZE")
     print(f"data built in {time.perf_counter() - started:.0f} s")
@@ -361,7 +362,7 @@ def query_counts(made: dict[str, str], listed: list[tuple[str, str, str, str]]) 
         assert response.status_code == 200, (path, response.status_code)
         counts[name] = str(len(ctx.captured_queries))
     # The cycles: one user's deal and answer, and a table round, request by request.
-    cycle = made["drill"].splitlines()[0]
+    cycle = made["drill counted"]
     client = Client(HTTP_HOST="127.0.0.1", HTTP_X_CSRFTOKEN=cycle.split("csrftoken=")[1],
                     HTTP_HX_REQUEST="true")  # fmt: skip
     for part in cycle.split("; "):
@@ -378,7 +379,7 @@ def query_counts(made: dict[str, str], listed: list[tuple[str, str, str, str]]) 
             client.post("/en/trainer/answer/", {"situation": found.group(1), "move": "hit"})
         per.append(len(ctx.captured_queries))
     counts["drill deal+answer"] = f"{per[-2]}+{per[-1]}"
-    table = made["table"].splitlines()[0]
+    table = made["table counted"]
     client = Client(HTTP_HOST="127.0.0.1", HTTP_X_CSRFTOKEN=table.split("csrftoken=")[1],
                     HTTP_HX_REQUEST="true")  # fmt: skip
     for part in table.split("; "):
@@ -393,8 +394,11 @@ def query_counts(made: dict[str, str], listed: list[tuple[str, str, str, str]]) 
         while (url := re.search(r'hx-post="(/en/play/round/\d+/move/)"', text)) is not None:
             seq = re.search(r'name="seq" value="(\d+)"', text)
             assert seq, text[:300]
+            legal = re.findall(r'name="move" value="(\w+)" data-key="\w" class="move">', text)
+            move = "decline" if "decline" in legal else "stand" if "stand" in legal else legal[0]
             with CaptureQueriesContext(connection) as ctx:
-                html = client.post(url.group(1), {"move": "stand", "seq": seq.group(1)})
+                html = client.post(url.group(1), {"move": move, "seq": seq.group(1)})
+            assert html.status_code == 200, (html.status_code, move, legal)
             per.append(len(ctx.captured_queries))
             text = html.content.decode()
     counts["table deal+moves"] = f"{statistics.mean(per):.1f}"
@@ -481,7 +485,9 @@ def main() -> int:
             page = wrk(app_port, path, seconds=args.seconds, connections=args.connections,
                        script=str(scripts[kind]), args=extra, cookie=cookie)  # fmt: skip
             results.append((name, page, bare))
-            print(f"  {name}: {page['rps']:.1f} req/s (bare {bare['rps']:.0f})", flush=True)
+            print(f"  {name}: {page['rps']:.1f} req/s, p50 {page['p50']:.1f} ms, p99 "
+                  f"{page['p99']:.1f} ms, {page['bad']:.0f} non-2xx (bare {bare['rps']:.0f} req/s)",
+                  flush=True)  # fmt: skip
         anonymous_sessions = Session.objects.count() - sessions_before
     finally:
         for server in servers:

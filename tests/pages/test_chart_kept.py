@@ -1,0 +1,43 @@
+"""The chart page keeps its grids per rule set and language (issue 17) and shows the same."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from core.templatetags import once
+
+pytestmark = pytest.mark.django_db
+
+
+def _body(html: str) -> str:
+    return re.sub(r'value="[A-Za-z0-9]{32,}"|"X-CSRFToken": "[^"]+"', "", html)
+
+
+def test_the_kept_chart_is_the_chart(tables, settings):
+    once.forget()
+    client = Client()
+    first = client.get("/en/trainer/chart/").content.decode()
+    again = client.get("/en/trainer/chart/").content.decode()
+    assert 'class="chart-grid"' in first
+    assert _body(first) == _body(again)
+    uk = client.get("/uk/trainer/chart/").content.decode()
+    assert 'class="chart-grid"' in uk and "Hard totals" not in uk
+    once.forget()
+    assert _body(client.get("/en/trainer/chart/").content.decode()) == _body(first)
+
+
+def test_a_drill_form_with_errors_is_shown_with_them_and_not_kept(tables):
+    once.forget()
+    client = Client()
+    assert "errorlist" not in client.get("/en/trainer/").content.decode()
+    refused = client.post("/en/trainer/deal/", {"focus": "nonsense", "up": "6", "preset": "thoth"})
+    assert refused.status_code == 400
+    assert "errorlist" in refused.content.decode()
+    assert "errorlist" not in client.get("/en/trainer/").content.decode()
+    # The same settings from another query string: the form shows them, not the default's.
+    picked = client.get("/en/trainer/?focus=pair&up=9&preset=live").content.decode()
+    assert re.search(r'<option value="9" selected>', picked)
+    assert not re.search(r'<option value="6" selected>', picked)
