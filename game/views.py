@@ -103,6 +103,17 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
         "fmt": fmt,
         **_top_up_amount(),
     }
+    # The tables' part of the page depends on the tables' rows and on which of them the
+    # balance covers: kept once per such key and language ({% once %}).
+    house_key = tuple(
+        (t.pk, t.slug, t.preset, t.min_bet, t.max_bet, tuple(t.chips), covers)
+        for t, _name, covers in context["house"]
+    )
+    variants_key = tuple(
+        (t.pk, t.slug, t.preset, t.min_bet, t.max_bet, covers)
+        for t, _name, _line, covers in context["variants"]
+    )
+    context["tables_key"] = (house_key, variants_key, context["top_up_due"])
     return render(request, "game/lobby.html", context)
 
 

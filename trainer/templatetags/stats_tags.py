@@ -8,7 +8,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django import template
-from django.utils.formats import number_format
+from django.utils.formats import get_format
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, pgettext
@@ -46,26 +46,33 @@ def heat_rows(kind: str, rows: list[tuple[int, list[Any]]]) -> SafeString:
 TENTH = Decimal("0.1")
 
 
-def _value(value: float, unit: str) -> str:
+def _value(value: float, unit: str, mark: str) -> str:
     """``value|floatformat:1`` then the unit: the same rounding (half up, from the shortest
-    decimal) and the language's decimal mark, without the filter's general-purpose cost."""
+    decimal) and the language's decimal ``mark`` (no grouping: values under 1,000), without
+    the filter's general-purpose cost for each of a plot's points."""
     rounded = Decimal(repr(float(value))).quantize(TENTH, rounding=ROUND_HALF_UP)
-    return f"{number_format(rounded, 1)}{unit}"
+    return f"{rounded:f}".replace(".", mark) + unit
+
+
+def _mark() -> str:
+    return str(get_format("DECIMAL_SEPARATOR"))
 
 
 @register.simple_tag
 def plot_desc(plot: Any, unit: str) -> str:
     """The points of a plot in words, for its ``<desc>`` (escaped by the template)."""
-    return "; ".join(f"{p.label} {_value(p.value, unit)}" for p in plot.points)
+    mark = _mark()
+    return "; ".join(f"{p.label} {_value(p.value, unit, mark)}" for p in plot.points)
 
 
 @register.simple_tag
 def plot_dots(plot: Any, unit: str) -> SafeString:
     """A ``<circle>`` with its ``<title>`` for every point of a plot."""
+    mark = _mark()
     return mark_safe(
         "".join(
             f'<circle cx="{p.x}" cy="{p.y}" r="1.8" class="dot">'
-            f"<title>{escape(p.label)}: {escape(_value(p.value, unit))}</title></circle>"
+            f"<title>{escape(p.label)}: {escape(_value(p.value, unit, mark))}</title></circle>"
             for p in plot.points
         )
     )
