@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from random import Random
 
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Count, Max, Q, QuerySet, Sum
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
@@ -168,6 +168,14 @@ def stats_for(*, user: User, mistakes: int = 10) -> Stats:
     }
     worst = list(qs.filter(correct=False).order_by("-ev_lost", "-created_at")[:mistakes])
     return Stats(overall, by_category, accuracy_plot, lost_plot, days, heat, worst)
+
+
+def stats_stamp(*, user: User) -> tuple[int, int]:
+    """What the statistics depend on, cheaply: how many decisions the learner has and the
+    latest one's id.  Decisions are only ever added (or all deleted with the account), so an
+    unchanged stamp means unchanged statistics: the page keeps what it drew for a stamp."""
+    agg = Decision.objects.filter(user=user).aggregate(n=Count("id"), last=Max("id"))
+    return int(agg["n"]), int(agg["last"] or 0)
 
 
 def _nice(value: float) -> float:

@@ -107,11 +107,13 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
     # balance covers: kept once per such key and language ({% once %}).
     house_key = tuple(
         (t.pk, t.slug, t.preset, t.min_bet, t.max_bet, tuple(t.chips), covers)
-        for t, _name, covers in context["house"]
+        for t in house
+        for covers in (balance >= t.min_bet,)
     )
     variants_key = tuple(
         (t.pk, t.slug, t.preset, t.min_bet, t.max_bet, covers)
-        for t, _name, _line, covers in context["variants"]
+        for t in variants
+        for covers in (balance >= t.min_bet,)
     )
     context["tables_key"] = (house_key, variants_key, context["top_up_due"])
     return render(request, "game/lobby.html", context)

@@ -41,3 +41,23 @@ def test_a_drill_form_with_errors_is_shown_with_them_and_not_kept(tables):
     picked = client.get("/en/trainer/?focus=pair&up=9&preset=live").content.decode()
     assert re.search(r'<option value="9" selected>', picked)
     assert not re.search(r'<option value="6" selected>', picked)
+
+
+def test_the_kept_statistics_follow_every_new_decision(tables, learner):
+    from random import Random
+
+    from tests.pages.helpers import decisions_for
+
+    once.forget()
+    client = Client()
+    client.force_login(learner)
+    assert "No answers yet" in client.get("/en/trainer/stats/").content.decode()
+    decisions_for(learner, 30, Random(1))
+    first = client.get("/en/trainer/stats/").content.decode()
+    assert '<td class="num" data-label="Answers">30</td>' in first
+    assert _body(client.get("/en/trainer/stats/").content.decode()) == _body(first)  # kept
+    decisions_for(learner, 1, Random(2))
+    assert (
+        '<td class="num" data-label="Answers">31</td>'
+        in client.get("/en/trainer/stats/").content.decode()
+    )
