@@ -32,4 +32,30 @@ def site(request: HttpRequest) -> dict[str, Any]:
         out.append(("x-default", _absolute(request, "/")))
         return out
 
-    return {"language_links": links, "hreflang_alternates": SimpleLazyObject(alternates)}
+    return {
+        "language_links": links,
+        "hreflang_alternates": SimpleLazyObject(alternates),
+        "layout_keys": SimpleLazyObject(lambda: _layout_keys(request)),
+    }
+
+
+def _layout_keys(request: HttpRequest) -> dict[str, Any]:
+    """What the layout's kept parts ({% once %} in base.html) depend on: the page's address
+    (and host, for the absolute alternates) and, for the header, who is looking.  ``None``
+    renders anew: a page no view matched, or a signed-in user's header (its log-out form
+    carries a CSRF token)."""
+    if getattr(request, "resolver_match", None) is None:
+        return {"alternates": None, "header": None}
+    try:
+        host = request.get_host()
+    except DisallowedHost:
+        return {"alternates": None, "header": None}
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        who: str | None = "visitor"
+    else:
+        who = "guest" if getattr(user, "is_guest", False) else None
+    return {
+        "alternates": (request.scheme, host, request.path),
+        "header": (who, request.get_full_path()) if who else None,
+    }

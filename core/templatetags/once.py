@@ -26,10 +26,10 @@ from django.utils.safestring import SafeString, mark_safe
 
 register = template.Library()
 
-KEPT = 512
-# key -> (output, what the key names): the entry holds the node and the key's objects, so that
-# neither's id() can be reused by another while the entry lives.
-_kept: OrderedDict[tuple[Any, ...], tuple[SafeString, tuple[Any, ...]]] = OrderedDict()
+KEPT = 256  # fragments kept per {% once %} tag, so that one tag's many keys evict none of another's
+# node id -> key -> (output, what the key names): an entry holds the node and the key's objects,
+# so that neither's id() can be reused by another while the entry lives.
+_kept: dict[int, OrderedDict[tuple[Any, ...], tuple[SafeString, tuple[Any, ...]]]] = {}
 _lock = threading.Lock()
 
 
@@ -53,20 +53,23 @@ class OnceNode(template.Node):
         self.keys = keys
 
     def render(self, context: Context) -> SafeString:
-        values = tuple(k.resolve(context) for k in self.keys)
+        # A key that does not resolve (a template rendered without the request) is None too.
+        values = tuple(k.resolve(context, ignore_failures=True) for k in self.keys)
         if any(v is None for v in values):
             return mark_safe(self.nodelist.render(context))
-        key = (id(self), translation.get_language(), *(_part(v) for v in values))
+        key = (translation.get_language(), *(_part(v) for v in values))
         with _lock:
-            found = _kept.get(key)
+            kept = _kept.setdefault(id(self), OrderedDict())
+            found = kept.get(key)
             if found is not None:
-                _kept.move_to_end(key)
+                kept.move_to_end(key)
                 return found[0]
         out = mark_safe(self.nodelist.render(context))
         with _lock:
-            _kept[key] = (out, (self, *values))
-            while len(_kept) > KEPT:
-                _kept.popitem(last=False)
+            kept = _kept.setdefault(id(self), OrderedDict())
+            kept[key] = (out, (self, *values))
+            while len(kept) > KEPT:
+                kept.popitem(last=False)
         return out
 
 

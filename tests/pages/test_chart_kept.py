@@ -61,3 +61,31 @@ def test_the_kept_statistics_follow_every_new_decision(tables, learner):
         '<td class="num" data-label="Answers">31</td>'
         in client.get("/en/trainer/stats/").content.decode()
     )
+
+
+def test_the_kept_header_is_each_visitor_s_own(tables, learner):
+    """A visitor's and a guest's header are kept per page; a signed-in user's never is (its
+    log-out form carries the user's CSRF token)."""
+    once.forget()
+    visitor = Client()
+    home = visitor.get("/en/").content.decode()
+    assert 'href="/en/accounts/login/"' in home
+    assert 'aria-current="page"' not in home.split("</header>")[0]
+    lobby = visitor.get("/en/play/").content.decode().split("</header>")[0]
+    assert '<a href="/en/play/" aria-current="page">' in lobby
+    assert 'href="/uk/play/"' in lobby
+    signed_in = Client()
+    signed_in.force_login(learner)
+    page = signed_in.get("/en/play/").content.decode().split("</header>")[0]
+    assert "Log out" in page and learner.shown_name in page
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+    assert token
+    again = signed_in.get("/en/play/").content.decode().split("</header>")[0]
+    assert "Log out" in again
+    # The anonymous header is not shown to the signed-in user, nor theirs to a visitor.
+    assert "Log out" not in visitor.get("/en/play/").content.decode().split("</header>")[0]
+    # Query strings are kept in the switcher's links, page by page.
+    chart = visitor.get("/en/trainer/chart/?preset=live").content.decode()
+    assert 'href="/cs/trainer/chart/?preset=live"' in chart
+    alternate = '<link rel="alternate" hreflang="cs" href="http://testserver/cs/trainer/chart/">'
+    assert alternate in chart
