@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
@@ -51,26 +53,36 @@ def user_round(*, user: User | Any, round_id: int) -> Round:
     return Round.objects.select_related("seat__table").get(pk=round_id, user=user)
 
 
-# What the past-rounds page shows of a round: not its state, its review or its seat's shoe,
-# whose JSON documents cost more to read than the rest of the page (issue 17).
-HISTORY_FIELDS = ("id", "status", "created_at", "staked", "net", "human_seats", "seat",
-                  "seat__table", "seat__table__slug")  # fmt: skip
+@dataclass(frozen=True)
+class HistoryRow:
+    """What the past-rounds page shows of a round: not its state, its review or its seat's
+    shoe, whose JSON documents cost more to read than the rest of the page (issue 17)."""
+
+    number: int  # the user's own count from 1
+    pk: int
+    playing: bool
+    created_at: datetime
+    staked: Decimal
+    net: Decimal
+    table_slug: str
 
 
-def history(*, user: User, limit: int = 100) -> list[tuple[int, Round]]:
+def history(*, user: User, limit: int = 100) -> list[HistoryRow]:
     """The user's latest ``limit`` rounds, newest first, each with its number: the user's own
     count from 1 (the database id says how many rounds everyone has played)."""
-    rounds = list(
+    rows = list(
         Round.objects.filter(user=user)
-        .select_related("seat__table")
-        .only(*HISTORY_FIELDS)
-        .order_by("-id")[:limit]
+        .order_by("-id")
+        .values_list("id", "status", "created_at", "staked", "net", "seat__table__slug")[:limit]
     )
-    if not rounds:
+    if not rows:
         return []
     # One count on the (user, -id) index instead of numbering every round of the history.
-    newest = Round.objects.filter(user=user, id__lte=rounds[0].pk).count()
-    return [(newest - i, rnd) for i, rnd in enumerate(rounds)]
+    newest = Round.objects.filter(user=user, id__lte=rows[0][0]).count()
+    return [
+        HistoryRow(newest - i, pk, status == Round.Status.PLAYING, at, staked, net, slug)
+        for i, (pk, status, at, staked, net, slug) in enumerate(rows)
+    ]
 
 
 def round_number(*, rnd: Round) -> int:

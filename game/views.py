@@ -6,6 +6,8 @@ redirect to it, so everything also works without JavaScript.
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django.contrib import messages
 from django.http import Http404, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
@@ -263,16 +265,27 @@ def history(request: HtmxHttpRequest) -> HttpResponse:
     base = reverse("game:history")
     in_play = _("In play")
     names = {slug: str(name) for slug, name in presenters.TABLE_NAMES.items()}
+    money: dict[tuple[bool, Decimal], str] = {}  # the same few amounts recur: formatted once
+
+    def shown(amount: Decimal, *, signed: bool) -> str:
+        key = (signed, amount)
+        if key not in money:
+            money[key] = fmt_signed(amount) if signed else fmt(amount)
+        return money[key]
+
     rows = [
         {
-            "round": r,
+            "when": r.created_at,
             "url": f"{base}{r.pk}/",
-            "title": _("Round %(n)s") % {"n": number},
-            "table_name": names.get(r.seat.table.slug, r.seat.table.slug),
-            "staked": presenters.staked_text(r),
-            "result": in_play if r.is_playing else fmt_signed(r.net),
+            "title": _("Round %(n)s") % {"n": r.number},
+            "table_name": names.get(r.table_slug, r.table_slug),
+            # A round in play shows what lies on the table now: its state is read for that.
+            "staked": presenters.staked_text(selectors.user_round(user=request.user, round_id=r.pk))
+            if r.playing
+            else shown(r.staked, signed=False),
+            "result": in_play if r.playing else shown(r.net, signed=True),
         }
-        for number, r in rounds
+        for r in rounds
     ]
     return render(request, "game/history.html", {"rows": rows})
 

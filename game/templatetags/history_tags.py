@@ -20,7 +20,7 @@ def history_rows(rows: list[dict[str, Any]]) -> SafeString:
     labels = [escape(gettext(w)) for w in ("Round", "Table", "When", "Staked", "Result")]
     out = []
     for row in rows:
-        when = date_format(localtime(row["round"].created_at), "SHORT_DATETIME_FORMAT")
+        when = date_format(localtime(row["when"]), "SHORT_DATETIME_FORMAT")
         cells = (
             f'<a href="{escape(row["url"])}">{escape(row["title"])}</a>',
             escape(row["table_name"]),

@@ -1,4 +1,4 @@
 """Every page read anonymously: the tables as after the bootstrap, the trainer's fixtures."""
 
-from tests.game.conftest import learner, tables  # noqa: F401
+from tests.game.conftest import learner, rig, tables  # noqa: F401
 from tests.trainer.conftest import _no_threads_and_fresh_cache  # noqa: F401
