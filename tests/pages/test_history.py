@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from game.models import Round
-from tests.game.test_views import deal_rigged, en, logged_in, move_url  # noqa: F401
+from tests.game.test_views import deal_rigged, en, move_url
 
 pytestmark = pytest.mark.django_db
 
