@@ -30,9 +30,7 @@ def test_the_page_reads_a_fixed_number_of_rows(logged_in, learner, tables, rig):
     logged_in.post(move_url(rnd), {"move": "stand", "seq": 0})
     rnd.refresh_from_db()
     fields = ("seat", "user", "state", "status", "seq", "human_seats", "staked", "paid", "net")
-    Round.objects.bulk_create(
-        Round(**{f: getattr(rnd, f) for f in fields}) for _ in range(150)
-    )
+    Round.objects.bulk_create(Round(**{f: getattr(rnd, f) for f in fields}) for _ in range(150))
     with CaptureQueriesContext(connection) as ctx:
         html = logged_in.get(en("game:history")).content.decode()
     assert html.count("<tr>") == 101  # the head and the latest 100
