@@ -8,8 +8,7 @@ the active language; the body must depend on nothing else.  An argument that is 
 "do not keep this one" (a form with errors, say): the body is rendered as usual.
 
 Kept in the process, not in the shared cache: a deployment's new code starts new processes, so a
-kept fragment never outlives the template that made it (``config/warm.py`` renders the house
-chart's in the master before the workers fork).
+kept fragment never outlives the template that made it.
 """
 
 from __future__ import annotations
