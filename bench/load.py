@@ -98,7 +98,9 @@ class Stack:
     def start_server(self, port: int) -> None:
         log = open(self.logs / f"server-{port}.log", "ab")  # noqa: SIM115  (the child's)
         self.servers[port] = subprocess.Popen(
-            [str(BIN / "gunicorn"), "config.wsgi", "--workers", str(self.workers), "--bind",
+            # The production gunicorn settings (preload, warm-up, recycling: config/gunicorn.py).
+            [str(BIN / "gunicorn"), "-c", "config/gunicorn.py", "config.wsgi",
+             "--workers", str(self.workers), "--bind",
              f"127.0.0.1:{port}", "--log-level", "warning"],
             cwd=ROOT, env=self.env, stdout=log, stderr=log, start_new_session=True,
         )  # fmt: skip

@@ -12,8 +12,11 @@ on one or two boxes with AI seat-mates, and plays every decision through the htm
 endpoint (a random legal move, insurance declined), waiting ``--think`` seconds between
 requests as a person would.  It bets 100 a box on as many boxes as its balance covers, and
 takes the free top-up when it falls below the Scribes' minimum of 100.
-A warm-up of ``--warmup`` seconds is not measured: each worker reads the stored chart and
-two-card analyses once, and the EV engine fills its memo for the longer hands.
+A warm-up of ``--warmup`` seconds is not measured: the EV engine fills its memo for the
+longer hands.  ``--cold`` measures from the first request instead (no warm-up) and prints the
+first minute's figures apart from the rest: a server that has just started (a restart, a
+deploy) should serve its first minute as fast as its tenth (issue 17; gunicorn loads and warms
+the app before forking its workers, ``config/gunicorn.py``).
 
 It prints moves per second and the 50th/99th percentile latency of the move requests, then
 checks the books in the database: every wallet's balance equals the sum of its ledger, and no
@@ -59,6 +62,8 @@ def free_port() -> int:
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)
+    # (seconds since the start, latency) of every measured move, for the per-minute figures.
+    timed: list[tuple[float, float]] = field(default_factory=list)
     deals: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     rounds: int = 0
@@ -94,7 +99,9 @@ class Player:
         return text
 
 
-def play(player: Player, stats: Stats, stop: float, measure_from: float, think: float) -> None:
+def play(
+    player: Player, stats: Stats, stop: float, measure_from: float, think: float, start: float
+) -> None:
     scribes = "/en/play/table/scribes/"
     html = player.request("GET", scribes)
     rng = player.rng
@@ -129,6 +136,7 @@ def play(player: Player, stats: Stats, stop: float, measure_from: float, think: 
             if started >= measure_from:
                 with stats.lock:
                     stats.latencies.append(took)
+                    stats.timed.append((started - start, took))
         with stats.lock:
             stats.rounds += 1
         time.sleep(think * rng.uniform(0.5, 1.5))
@@ -173,7 +181,12 @@ def main() -> int:
     # cores, 67-94 ms with 4).
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--port", type=int, default=0, help="use a server already running")
+    parser.add_argument(
+        "--cold", action="store_true", help="no warm-up; the first minute's figures apart"
+    )
     args = parser.parse_args()
+    if args.cold:
+        args.warmup = 0.0
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith("postgres"):
         print("Set DATABASE_URL to a PostgreSQL database (it is migrated and filled).")
@@ -188,9 +201,10 @@ def main() -> int:
                        stdout=subprocess.DEVNULL)  # fmt: skip
         port = free_port()
         gunicorn = str(Path(py).with_name("gunicorn"))
+        conf = ["-c", "config/gunicorn.py"] if (ROOT / "config" / "gunicorn.py").exists() else []
         server = subprocess.Popen(
-            [gunicorn, "config.wsgi", "--workers", str(args.workers), "--bind",
-             f"127.0.0.1:{port}", "--log-level", "warning"],
+            [gunicorn, *conf, "config.wsgi", "--workers", str(args.workers),
+             "--bind", f"127.0.0.1:{port}", "--log-level", "warning"],
             cwd=ROOT, env=env,
         )  # fmt: skip
         for _ in range(100):
@@ -207,7 +221,7 @@ def main() -> int:
     threads = [
         threading.Thread(
             target=play,
-            args=(Player(port, random.Random(i)), stats, stop, measure_from, args.think),
+            args=(Player(port, random.Random(i)), stats, stop, measure_from, args.think, start),
         )
         for i in range(args.players)
     ]
@@ -236,6 +250,13 @@ def main() -> int:
     print(f"moves: {len(lat)} ({len(lat) / args.seconds:.1f}/s), p50 {p50:.1f} ms, "
           f"p99 {p99:.1f} ms, max {lat[-1] * 1000:.1f} ms")  # fmt: skip
     print(f"deals: {len(deals)}, p99 {d99:.1f} ms; rounds finished: {stats.rounds}")
+    if args.cold:
+        for label, low, high in (("first minute", 0.0, 60.0), ("after it", 60.0, float("inf"))):
+            part = sorted(took for at, took in stats.timed if low <= at < high)
+            if part:
+                p99_part = part[min(len(part) - 1, int(len(part) * 0.99))] * 1000
+                print(f"  {label}: {len(part)} moves, p50 {statistics.median(part) * 1000:.1f} "
+                      f"ms, p99 {p99_part:.1f} ms")  # fmt: skip
     if stats.errors:
         print(f"errors: {len(stats.errors)}: {stats.errors[:3]}")
     os.environ["DJANGO_DEBUG"] = "false"

@@ -8,7 +8,7 @@ from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
-from core.selectors import language_links, url_in_language
+from core.selectors import language_links
 
 
 def _absolute(request: HttpRequest, url: str) -> str:
@@ -25,10 +25,37 @@ def site(request: HttpRequest) -> dict[str, Any]:
 
     def alternates() -> list[tuple[str, str]]:
         out = [
-            (link.code, _absolute(request, url_in_language(request, link.code, keep_query=False)))
+            # The switcher's link without its query: the same page, reversed once, not twice.
+            (link.code, _absolute(request, link.url.partition("?")[0]))
             for link in links
         ]
         out.append(("x-default", _absolute(request, "/")))
         return out
 
-    return {"language_links": links, "hreflang_alternates": SimpleLazyObject(alternates)}
+    return {
+        "language_links": links,
+        "hreflang_alternates": SimpleLazyObject(alternates),
+        "layout_keys": SimpleLazyObject(lambda: _layout_keys(request)),
+    }
+
+
+def _layout_keys(request: HttpRequest) -> dict[str, Any]:
+    """What the layout's kept parts ({% once %} in base.html) depend on: the page's address
+    (and host, for the absolute alternates) and, for the header, who is looking.  ``None``
+    renders anew: a page no view matched, or a signed-in user's header (its log-out form
+    carries a CSRF token)."""
+    if getattr(request, "resolver_match", None) is None:
+        return {"alternates": None, "header": None}
+    try:
+        host = request.get_host()
+    except DisallowedHost:
+        return {"alternates": None, "header": None}
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        who: str | None = "visitor"
+    else:
+        who = "guest" if getattr(user, "is_guest", False) else None
+    return {
+        "alternates": (request.scheme, host, request.path),
+        "header": (who, request.get_full_path()) if who else None,
+    }

@@ -31,10 +31,14 @@ def language_for_visitor(request: HttpRequest) -> str:
 
 def url_in_language(request: HttpRequest, code: str, *, keep_query: bool = True) -> str:
     """The page being shown, in another language; the home page if the path names no page."""
-    try:
-        match = resolve(request.path_info)
-    except Resolver404:
-        match = None
+    # The match the handler made for this request, when there was one (an error page may have
+    # none): resolving the path again for every language cost more than the rest of the layout.
+    match = getattr(request, "resolver_match", None)
+    if match is None:
+        try:
+            match = resolve(request.path_info)
+        except Resolver404:
+            match = None
     with translation.override(code):
         if match is None or match.url_name is None or match.url_name == "root":
             return reverse("core:home")

@@ -13,7 +13,7 @@ from datetime import datetime
 from random import Random
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Count, Max, Q, QuerySet, Sum
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
@@ -124,11 +124,23 @@ HEAT_ROWS: dict[str, tuple[int, ...]] = {
 def stats_for(*, user: User, mistakes: int = 10) -> Stats:
     """Everything the statistics page shows for ``user``."""
     qs = Decision.objects.filter(user=user)
-    overall = _score(qs)
+    # One pass over the learner's decisions for every category; the overall score is their sum.
+    per_category = {
+        r["category"]: Score(r["n"], r["ok"], float(r["lost"] or 0.0))
+        for r in qs.order_by()
+        .values("category")
+        .annotate(n=Count("id"), ok=Count("id", filter=Q(correct=True)), lost=Sum("ev_lost"))
+    }
+    empty = Score(0, 0, 0.0)
     by_category = [
-        CategoryScore(value, str(label), _score(qs.filter(category=value)))
+        CategoryScore(value, str(label), per_category.get(value, empty))
         for value, label in Decision.Category.choices
     ]
+    overall = Score(
+        sum(s.count for s in per_category.values()),
+        sum(s.correct for s in per_category.values()),
+        sum(s.ev_lost for s in per_category.values()),
+    )
     day_rows = (
         qs.annotate(day=TruncDate("created_at"))
         .values("day")
@@ -149,7 +161,6 @@ def stats_for(*, user: User, mistakes: int = 10) -> Stats:
         .values("chart_kind", "chart_row", "dealer_points")
         .annotate(n=Count("id"), ok=Count("id", filter=Q(correct=True)))
     }
-    empty = Score(0, 0, 0.0)
     heat = {
         kind: [
             (row, [HeatCell(kind, row, up, cells.get((kind, row, up), empty)) for up in UPS])
@@ -159,6 +170,14 @@ def stats_for(*, user: User, mistakes: int = 10) -> Stats:
     }
     worst = list(qs.filter(correct=False).order_by("-ev_lost", "-created_at")[:mistakes])
     return Stats(overall, by_category, accuracy_plot, lost_plot, days, heat, worst)
+
+
+def stats_stamp(*, user: User) -> tuple[int, int]:
+    """What the statistics depend on, cheaply: how many decisions the learner has and the
+    latest one's id.  Decisions are only ever added (or all deleted with the account), so an
+    unchanged stamp means unchanged statistics: the page keeps what it drew for a stamp."""
+    agg = Decision.objects.filter(user=user).aggregate(n=Count("id"), last=Max("id"))
+    return int(agg["n"]), int(agg["last"] or 0)
 
 
 def _nice(value: float) -> float:

@@ -5,11 +5,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
-
-from django.db.models import F, QuerySet, Window
-from django.db.models.functions import RowNumber
 
 from accounts.models import User
 from blackjack import player_view
@@ -57,15 +56,36 @@ def user_round(*, user: User | Any, round_id: int) -> Round:
     return Round.objects.select_related("seat__table").get(pk=round_id, user=user)
 
 
-def history(*, user: User) -> QuerySet[Round]:
-    """The user's rounds, newest first, each with ``number``: the user's own count from 1
-    (the database id says how many rounds everyone has played)."""
-    return (
+@dataclass(frozen=True)
+class HistoryRow:
+    """What the past-rounds page shows of a round: not its state, its review or its seat's
+    shoe, whose JSON documents cost more to read than the rest of the page (issue 17)."""
+
+    number: int  # the user's own count from 1
+    pk: int
+    playing: bool
+    created_at: datetime
+    staked: Decimal
+    net: Decimal
+    table_slug: str
+
+
+def history(*, user: User, limit: int = 100) -> list[HistoryRow]:
+    """The user's latest ``limit`` rounds, newest first, each with its number: the user's own
+    count from 1 (the database id says how many rounds everyone has played)."""
+    rows = list(
         Round.objects.filter(user=user)
-        .select_related("seat__table")
-        .annotate(number=Window(RowNumber(), order_by=F("id").asc()))
         .order_by("-id")
+        .values_list("id", "status", "created_at", "staked", "net", "seat__table__slug")[:limit]
     )
+    if not rows:
+        return []
+    # One count on the (user, -id) index instead of numbering every round of the history.
+    newest = Round.objects.filter(user=user, id__lte=rows[0][0]).count()
+    return [
+        HistoryRow(newest - i, pk, status == Round.Status.PLAYING, at, staked, net, slug)
+        for i, (pk, status, at, staked, net, slug) in enumerate(rows)
+    ]
 
 
 def round_number(*, rnd: Round) -> int:

@@ -6,10 +6,13 @@ redirect to it, so everything also works without JavaScript.
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django.contrib import messages
 from django.http import Http404, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -102,6 +105,19 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
         "fmt": fmt,
         **_top_up_amount(),
     }
+    # The tables' part of the page depends on the tables' rows and on which of them the
+    # balance covers: kept once per such key and language ({% once %}).
+    house_key = tuple(
+        (t.pk, t.slug, t.preset, t.min_bet, t.max_bet, tuple(t.chips), covers)
+        for t in house
+        for covers in (balance >= t.min_bet,)
+    )
+    variants_key = tuple(
+        (t.pk, t.slug, t.preset, t.min_bet, t.max_bet, covers)
+        for t in variants
+        for covers in (balance >= t.min_bet,)
+    )
+    context["tables_key"] = (house_key, variants_key, context["top_up_due"])
     return render(request, "game/lobby.html", context)
 
 
@@ -244,13 +260,30 @@ def coach(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @never_cache
 @require_GET
 def history(request: HtmxHttpRequest) -> HttpResponse:
-    rounds = selectors.history(user=request.user)[:100] if request.user.is_authenticated else []
+    rounds = selectors.history(user=request.user) if request.user.is_authenticated else []
+    # Each row's words and link made here, once, not by template tags a hundred times over.
+    base = reverse("game:history")
+    in_play = _("In play")
+    names = {slug: str(name) for slug, name in presenters.TABLE_NAMES.items()}
+    money: dict[tuple[bool, Decimal], str] = {}  # the same few amounts recur: formatted once
+
+    def shown(amount: Decimal, *, signed: bool) -> str:
+        key = (signed, amount)
+        if key not in money:
+            money[key] = fmt_signed(amount) if signed else fmt(amount)
+        return money[key]
+
     rows = [
         {
-            "round": r,
-            "table_name": presenters.table_name(r.seat.table),
-            "net": fmt_signed(r.net),
-            "staked": presenters.staked_text(r),
+            "when": r.created_at,
+            "url": f"{base}{r.pk}/",
+            "title": _("Round %(n)s") % {"n": r.number},
+            "table_name": names.get(r.table_slug, r.table_slug),
+            # A round in play shows what lies on the table now: its state is read for that.
+            "staked": presenters.staked_text(selectors.user_round(user=request.user, round_id=r.pk))
+            if r.playing
+            else shown(r.staked, signed=False),
+            "result": in_play if r.playing else shown(r.net, signed=True),
         }
         for r in rounds
     ]

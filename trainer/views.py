@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -175,15 +176,25 @@ def answer(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_GET
 def stats(request: HtmxHttpRequest) -> HttpResponse:
+    """The learner's statistics.  Drawn once per state of the learner's record (its stamp: the
+    count and the latest id) and language, and kept ({% once %}): reading them again until the
+    next decision costs one indexed count, not the aggregates and the heat map's markup."""
     user = _user(request)
-    data = decision_selectors.stats_for(user=user) if user is not None else None
-    plots = []
-    if data is not None and data.accuracy_plot is not None and data.lost_plot is not None:
-        plots = [
+    stamp = decision_selectors.stats_stamp(user=user) if user is not None else (0, 0)
+    if user is None or not stamp[0]:
+        return render(request, "trainer/stats.html", {"stats_key": None, "ups": UPS})
+    data = SimpleLazyObject(lambda: decision_selectors.stats_for(user=user))
+
+    def plots() -> list[tuple[Any, Any, bool]]:
+        if data.accuracy_plot is None or data.lost_plot is None:
+            return []
+        return [
             (data.accuracy_plot, _("Accuracy by day, percent"), True),
             (data.lost_plot, _("EV lost per 100 decisions by day, in bets"), False),
         ]
-    return render(request, "trainer/stats.html", {"stats": data, "ups": UPS, "plots": plots})
+
+    context = {"stats": data, "stats_key": (user.pk, *stamp), "ups": UPS, "plots": plots}
+    return render(request, "trainer/stats.html", context)
 
 
 TOO_MANY_JOBS = _(
@@ -235,8 +246,9 @@ def chart(request: HtmxHttpRequest) -> HttpResponse:
         "error": error,
         "query": query.urlencode(),
         "hidden": list(query.items()),
-        "grids": _grids(tables) if tables is not None else [],
-        "codes": {c.code() for c in tables.chart.cells.values()} if tables is not None else set(),
+        # Called by the template only when the kept chart grids are not at hand ({% once %}).
+        "grids": (lambda: _grids(tables)) if tables is not None else [],
+        "codes": (lambda: {c.code() for c in tables.chart.cells.values()}) if tables else set(),
         "ups": UPS,
     }
     template = "trainer/chart.html"

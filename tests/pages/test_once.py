@@ -1,0 +1,81 @@
+"""``{% once %}``: a fragment rendered once per key and language, then served as kept."""
+
+from __future__ import annotations
+
+import pytest
+from django.template import Context, Template, TemplateSyntaxError
+from django.utils import translation
+
+from core.templatetags import once
+
+TEMPLATE = Template(
+    '{% load i18n once %}{% once "f" key %}{% translate "Hit" %} {{ count.n }}{% endonce %}'
+)
+
+
+class Counter:
+    def __init__(self) -> None:
+        self.calls = 0
+
+    @property
+    def n(self) -> int:
+        self.calls += 1
+        return self.calls
+
+
+@pytest.fixture(autouse=True)
+def _fresh() -> None:
+    once.forget()
+
+
+def render(key: object, count: Counter) -> str:
+    return TEMPLATE.render(Context({"key": key, "count": count}))
+
+
+def test_the_body_is_rendered_once_per_key_and_kept():
+    count = Counter()
+    assert render("a", count) == "Hit 1"
+    assert render("a", count) == "Hit 1"
+    assert render("b", count) == "Hit 2"
+    assert count.calls == 2
+
+
+def test_each_language_has_its_own():
+    count = Counter()
+    with translation.override("uk"):
+        uk = render("a", count)
+    assert render("a", count) == "Hit 2"
+    assert uk.endswith(" 1") and not uk.startswith("Hit")
+
+
+def test_none_renders_anew_every_time():
+    count = Counter()
+    assert render(None, count) == "Hit 1"
+    assert render(None, count) == "Hit 2"
+
+
+def test_an_unhashable_key_is_kept_by_identity():
+    count, doc = Counter(), {"a": 1}
+    assert render(doc, count) == render(doc, count) == "Hit 1"
+    assert render({"a": 1}, count) == "Hit 2"  # an equal but other object
+
+
+def test_a_key_is_needed():
+    with pytest.raises(TemplateSyntaxError):
+        Template("{% load once %}{% once %}x{% endonce %}")
+
+
+def test_the_kept_fragments_are_bounded(monkeypatch):
+    monkeypatch.setattr(once, "KEPT", 3)
+    count = Counter()
+    for key in "abcde":
+        render(key, count)
+    assert [len(kept) for kept in once._kept.values()] == [3]
+    assert render("a", count) == "Hit 6"  # pushed out, rendered again
+
+
+def test_a_missing_key_renders_anew():
+    count = Counter()
+    template = Template('{% load once %}{% once "m" no.such.thing %}{{ count.n }}{% endonce %}')
+    assert template.render(Context({"count": count})) == "1"
+    assert template.render(Context({"count": count})) == "2"
