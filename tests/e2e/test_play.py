@@ -49,8 +49,18 @@ def open_table(page: Page, live_server) -> None:
     expect(page.locator("h1")).to_have_text("Scribes' table")
 
 
+def htmx_idle(page: Page) -> None:
+    """Wait until no htmx request, swap or settle is under way: a key pressed meanwhile goes to
+    buttons about to be replaced (htmx drops the move), and the focus a settle sets is not
+    there yet."""
+    page.wait_for_function(
+        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+    )
+
+
 def press(page: Page, key: str) -> None:
-    """A key press on the page itself, not inside a form field."""
+    """A key press on the page itself, not inside a form field, once htmx is idle."""
+    htmx_idle(page)
     page.locator("main").focus()
     page.keyboard.press(key)
 
@@ -209,6 +219,7 @@ def test_mouse_bet_then_enter_deals_and_enter_repeats_after_the_round(
     expect(page.locator(".box-you .stake")).to_have_text("100")
     press(page, "s")
     expect(page.locator(".round-result .net")).to_have_text("You won 100 debens.")
+    htmx_idle(page)  # the focus is set when the swap has settled
     # The bet fields start empty again: the focus waits on "Repeat last bet", not on a Deal
     # that would be refused.
     expect(page.locator("[data-repeat]")).to_be_focused()
@@ -262,11 +273,8 @@ def test_coach_mode_stops_a_costly_move_shows_the_evs_and_plays_it_when_confirme
     with page.expect_response(lambda r: "/coach/" in r.url):
         page.click('form.hints-toggle button:has-text("Coach mode")')
     expect(page.locator('button:has-text("Coach mode")')).to_have_attribute("aria-pressed", "true")
-    # The toggle also redraws the round: a key pressed before that swap has settled goes to the
-    # old buttons, and htmx drops the move (seen at 360 px, where the swap takes longer).
-    page.wait_for_function(
-        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
-    )
+    # The toggle also redraws the round: press() waits for that (seen at 360 px, where a key
+    # pressed before the swap settled went to the old buttons and htmx dropped the move).
     press(page, "d")  # doubling 16 against a ten costs EV: coach mode stops it
     coach = page.locator("[data-coach]")
     expect(coach).to_contain_text("Wait: the cost of Double is")
