@@ -14,6 +14,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from blackjack import (
+    EV_TIE,
     KEYS,
     MOVE_ORDER,
     Card,
@@ -47,8 +48,6 @@ EVEN_MONEY_LABELS: dict[Move, Promise] = {
     Move.INSURE: _("Even money"),
     Move.DECLINE: _("Keep the blackjack"),
 }
-# Two split EVs closer than this are equal: resplitting changed nothing.
-RESPLIT_TIE = 1e-12
 
 
 @dataclass(frozen=True)
@@ -260,6 +259,6 @@ def _resplit(rules: Rules, points: list[int], up: int, split_ev: float) -> tuple
     if single is None:
         return None
     gain = split_ev - single
-    if gain <= RESPLIT_TIE:
+    if gain <= EV_TIE:  # the engine's one tie: resplitting changed nothing
         return "never", ""
     return "again", percent(floatformat(100.0 * gain, 2))
