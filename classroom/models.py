@@ -33,6 +33,10 @@ class Classroom(models.Model):
     code = models.CharField(max_length=16, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
     archived_at = models.DateTimeField(null=True, blank=True)
+    # Counts the changes of what a teacher's dashboard shows of the class besides the answers
+    # (its code, students, assignments, teachers): the dashboard keeps its page per version
+    # (classroom.services._changed).
+    version = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["name", "id"]

@@ -292,6 +292,10 @@ def student_figures(
 _NO_DUE = datetime(9999, 1, 1, tzinfo=UTC)
 
 
+# For the one read written in SQL (classroom.selectors.teacher_dashboard_class).
+DECISIONS_TABLE = Decision._meta.db_table
+
+
 def last_answer_at(student_field: str) -> Subquery:
     """An annotation: when the student in ``student_field`` last answered (one backward step
     of ``decision_user_time_idx`` per student)."""

@@ -8,7 +8,7 @@ from datetime import datetime
 
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -45,6 +45,13 @@ class ClassError(ValueError):
         self.status = status
 
 
+def _changed(classes: Q) -> None:
+    """What the teachers' dashboard shows of these classes changed: a new version, so that the
+    page kept for the old one is drawn again (classroom.selectors.dashboard_stamp).  In the
+    caller's transaction, so that nobody draws the new version from the old rows."""
+    Classroom.objects.filter(classes).update(version=F("version") + 1)
+
+
 def _fresh_code() -> str:
     while True:
         code = code_new()
@@ -69,13 +76,15 @@ def class_create(*, owner: User, name: str, description: str = "") -> Classroom:
 def class_code_regenerate(*, classroom: Classroom) -> str:
     """A new join code; the old one and its link stop working at once."""
     classroom.code = _fresh_code()
-    classroom.save(update_fields=["code"])
+    classroom.version += 1
+    classroom.save(update_fields=["code", "version"])
     return classroom.code
 
 
 def class_set_archived(*, classroom: Classroom, archived: bool) -> None:
     classroom.archived_at = timezone.now() if archived else None
-    classroom.save(update_fields=["archived_at"])
+    classroom.version += 1
+    classroom.save(update_fields=["archived_at", "version"])
 
 
 def co_teacher_add(*, classroom: Classroom, username: str) -> User:
@@ -88,11 +97,14 @@ def co_teacher_add(*, classroom: Classroom, username: str) -> User:
         classroom.co_teachers.add(teacher)
         # A teacher does not grade themselves: a co-teacher who was a student leaves.
         Membership.objects.filter(classroom=classroom, student=teacher).delete()
+        _changed(Q(pk=classroom.pk))
     return teacher
 
 
 def co_teacher_remove(*, classroom: Classroom, user_id: int) -> None:
-    classroom.co_teachers.remove(user_id)
+    with transaction.atomic():
+        classroom.co_teachers.remove(user_id)
+        _changed(Q(pk=classroom.pk))
 
 
 def _attempts_left(keys: Sequence[str]) -> bool:
@@ -134,13 +146,18 @@ def class_join(*, user: User, classroom: Classroom) -> Membership:
         raise ClassError(CLASS_ARCHIVED, status=409)
     if user.pk == classroom.owner_id or classroom.co_teachers.filter(pk=user.pk).exists():
         raise ClassError(OWN_CLASS, status=409)
-    membership, _created = Membership.objects.get_or_create(classroom=classroom, student=user)
+    with transaction.atomic():
+        membership, created = Membership.objects.get_or_create(classroom=classroom, student=user)
+        if created:
+            _changed(Q(pk=classroom.pk))
     return membership
 
 
 def class_leave(*, user: User, classroom: Classroom) -> None:
     """The student leaves; the membership (and the teachers' note on them) goes with it."""
-    Membership.objects.filter(classroom=classroom, student=user).delete()
+    with transaction.atomic():
+        Membership.objects.filter(classroom=classroom, student=user).delete()
+        _changed(Q(pk=classroom.pk))
 
 
 def note_set(*, membership: Membership, note: str) -> None:
@@ -160,19 +177,21 @@ def assignment_create(
     due_at: datetime | None = None,
     cells: Sequence[records.Cell] = (),
 ) -> Assignment:
-    return Assignment.objects.create(
-        classroom=classroom,
-        created_by=created_by,
-        title=title,
-        focus=settings["focus"],
-        settings=dict(settings),
-        rules=rules.to_dict(),
-        rules_key=rules.key(),
-        cells=[list(c) for c in cells],
-        hands=hands,
-        target_accuracy=target_accuracy,
-        due_at=due_at,
-    )
+    with transaction.atomic():
+        _changed(Q(pk=classroom.pk))
+        return Assignment.objects.create(
+            classroom=classroom,
+            created_by=created_by,
+            title=title,
+            focus=settings["focus"],
+            settings=dict(settings),
+            rules=rules.to_dict(),
+            rules_key=rules.key(),
+            cells=[list(c) for c in cells],
+            hands=hands,
+            target_accuracy=target_accuracy,
+            due_at=due_at,
+        )
 
 
 def assignment_remedial_create(
@@ -257,6 +276,7 @@ def classes_release(*, user: User) -> list[ClassHandover]:
             pk__in=Through.objects.filter(user_id=user.pk).values("classroom")
         )
         list(Classroom.objects.select_for_update().filter(taught).values_list("pk", flat=True))
+        _changed(taught | Q(pk__in=Membership.objects.filter(student=user).values("classroom")))
         Through.objects.filter(user_id=user.pk).delete()
         done = []
         now = timezone.now()

@@ -6,6 +6,7 @@ whatever the id in the URL; anonymous visitors included.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.contrib import messages
@@ -14,6 +15,7 @@ from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -220,35 +222,55 @@ def start(request: HtmxHttpRequest, pk: int, assignment: int) -> HttpResponse:
 
 @require_GET
 def dashboard(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    classroom = _teacher_class(request, pk)
+    classroom = selectors.teacher_dashboard_class(user=_user(request), pk=pk)
+    if classroom is None:
+        raise Http404
     range_form, since, until = _range(request)
     sort = request.GET.get("sort", "name")
-    data = selectors.dashboard(
-        classroom=classroom, since=since, until=until, now=timezone.now(), sort=sort
-    )
+    now = timezone.now()
     range_query = _range_query(range_form)
+    join_url = _join_url(request, classroom)
+    is_owner = classroom.owner_id == request.user.pk
+    status = 400 if range_form.is_bound and not range_form.is_valid() else 200
+    # The page is kept per stamp ({% once %}): while nothing it shows has changed, a reload or a
+    # sort already seen computes nothing below (each lazy value is made only when drawn).
+    page_key = (
+        (selectors.dashboard_stamp(classroom=classroom, now=now), sort, range_query, join_url,
+         is_owner)
+        if status == 200
+        else None
+    )  # fmt: skip
+
+    @functools.cache
+    def data() -> selectors.Dashboard:
+        return selectors.dashboard(
+            classroom=classroom, since=since, until=until, now=now, sort=sort
+        )
+
     context = {
         "classroom": classroom,
-        "data": data,
-        "view": presenters.dashboard_view(
-            data,
-            sort=sort,
-            range_query=range_query,
-            student_href=lambda uid: reverse("classroom:student", args=[pk, uid]),
+        "page_key": page_key,
+        "data": SimpleLazyObject(data),
+        "view": SimpleLazyObject(
+            lambda: presenters.dashboard_view(
+                data(),
+                sort=sort,
+                range_query=range_query,
+                student_href=lambda uid: reverse("classroom:student", args=[pk, uid]),
+            )
         ),
         "range_form": range_form,
         "sort": sort,
         "range_query": range_query,
         "code": code_display(classroom.code),
-        "join_url": _join_url(request, classroom),
-        "is_owner": classroom.owner_id == request.user.pk,
-        "co_teachers": list(classroom.co_teachers.all()),
+        "join_url": join_url,
+        "is_owner": is_owner,
+        "co_teachers": SimpleLazyObject(lambda: list(classroom.co_teachers.all())),
         "assignment_fields": presenters.form_fields_html(
             "assignment", lambda: AssignmentForm(initial={"title": "", "preset": "thoth"})
         ),
         "co_form": CoTeacherForm(),
     }
-    status = 400 if range_form.is_bound and not range_form.is_valid() else 200
     return render(request, "classroom/dashboard.html", context, status=status)
 
 

@@ -41,9 +41,9 @@ def site(request: HttpRequest) -> dict[str, Any]:
 
 def _layout_keys(request: HttpRequest) -> dict[str, Any]:
     """What the layout's kept parts ({% once %} in base.html) depend on: the page's address
-    (and host, for the absolute alternates) and, for the header, who is looking.  ``None``
-    renders anew: a page no view matched, or a signed-in user's header (its log-out form
-    carries a CSRF token)."""
+    (and host, for the absolute alternates) and, for the header, who is looking (a signed-in
+    user's own name; the log-out form's CSRF token is each request's own, put in by the tag).
+    ``None`` renders anew: a page no view matched."""
     if getattr(request, "resolver_match", None) is None:
         return {"alternates": None, "header": None}
     try:
@@ -52,10 +52,12 @@ def _layout_keys(request: HttpRequest) -> dict[str, Any]:
         return {"alternates": None, "header": None}
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
-        who: str | None = "visitor"
+        who: Any = "visitor"
+    elif getattr(user, "is_guest", False):
+        who = "guest"
     else:
-        who = "guest" if getattr(user, "is_guest", False) else None
+        who = ("user", user.pk, user.shown_name)
     return {
         "alternates": (request.scheme, host, request.path),
-        "header": (who, request.get_full_path()) if who else None,
+        "header": (who, request.get_full_path()),
     }

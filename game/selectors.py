@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
@@ -70,21 +70,33 @@ class HistoryRow:
     table_slug: str
 
 
-def history(*, user: User, limit: int = 100) -> list[HistoryRow]:
-    """The user's latest ``limit`` rounds, newest first, each with its number: the user's own
-    count from 1 (the database id says how many rounds everyone has played)."""
-    rows = list(
+# A round as the past-rounds page reads it: id, status, seq, created_at, staked, net, table.
+Recent = tuple[int, str, int, datetime, Decimal, Decimal, str]
+
+
+def history_recent(*, user: User, limit: int = 100) -> list[Recent]:
+    """The user's latest ``limit`` rounds, newest first, as plain rows: everything the page
+    shows of them but their numbers, and the seq (a round in play shows what lies on the table
+    now, which each move changes).  The page is kept per these rows."""
+    return list(
         Round.objects.filter(user=user)
         .order_by("-id")
-        .values_list("id", "status", "created_at", "staked", "net", "seat__table__slug")[:limit]
+        .values_list("id", "status", "seq", "created_at", "staked", "net", "seat__table__slug")[
+            :limit
+        ]
     )
-    if not rows:
+
+
+def history(*, user: User, recent: Sequence[Recent]) -> list[HistoryRow]:
+    """The rows of :func:`history_recent`, each with its number: the user's own count from 1
+    (the database id says how many rounds everyone has played)."""
+    if not recent:
         return []
     # One count on the (user, -id) index instead of numbering every round of the history.
-    newest = Round.objects.filter(user=user, id__lte=rows[0][0]).count()
+    newest = Round.objects.filter(user=user, id__lte=recent[0][0]).count()
     return [
         HistoryRow(newest - i, pk, status == Round.Status.PLAYING, at, staked, net, slug)
-        for i, (pk, status, at, staked, net, slug) in enumerate(rows)
+        for i, (pk, status, _seq, at, staked, net, slug) in enumerate(recent)
     ]
 
 

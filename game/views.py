@@ -12,10 +12,12 @@ from django.contrib import messages
 from django.http import Http404, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.models import User
 from accounts.services import user_or_new_guest
 from core.display import fmt, fmt_signed
 from core.http import HtmxHttpRequest, local_path
@@ -260,8 +262,24 @@ def coach(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @never_cache
 @require_GET
 def history(request: HtmxHttpRequest) -> HttpResponse:
-    rounds = selectors.history(user=request.user) if request.user.is_authenticated else []
-    # Each row's words and link made here, once, not by template tags a hundred times over.
+    user = request.user if request.user.is_authenticated else None
+    if user is None:
+        return render(request, "game/history.html", {"history_key": None, "rows": []})
+    recent = selectors.history_recent(user=user)
+    # The table is kept per the rows read ({% once %}): while no round was dealt or moved, a
+    # reload numbers, formats and draws nothing (the rows are made only when drawn).
+    key = (user.pk, tuple(recent)) if recent else None
+    return render(
+        request,
+        "game/history.html",
+        {"history_key": key, "rows": SimpleLazyObject(lambda: _history_rows(user, recent))},
+    )
+
+
+def _history_rows(user: User, recent: list[selectors.Recent]) -> list[dict[str, object]]:
+    """Each row's words and link made here, once, not by template tags a hundred times over."""
+    if not recent:
+        return []
     base = reverse("game:history")
     in_play = _("In play")
     names = {slug: str(name) for slug, name in presenters.TABLE_NAMES.items()}
@@ -273,21 +291,20 @@ def history(request: HtmxHttpRequest) -> HttpResponse:
             money[key] = fmt_signed(amount) if signed else fmt(amount)
         return money[key]
 
-    rows = [
+    return [
         {
             "when": r.created_at,
             "url": f"{base}{r.pk}/",
             "title": _("Round %(n)s") % {"n": r.number},
             "table_name": names.get(r.table_slug, r.table_slug),
             # A round in play shows what lies on the table now: its state is read for that.
-            "staked": presenters.staked_text(selectors.user_round(user=request.user, round_id=r.pk))
+            "staked": presenters.staked_text(selectors.user_round(user=user, round_id=r.pk))
             if r.playing
             else shown(r.staked, signed=False),
             "result": in_play if r.playing else shown(r.net, signed=True),
         }
-        for r in rounds
+        for r in selectors.history(user=user, recent=recent)
     ]
-    return render(request, "game/history.html", {"rows": rows})
 
 
 @never_cache

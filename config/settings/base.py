@@ -99,7 +99,9 @@ TASKS = {
 }
 
 # Database sessions: any app server process can serve any request.
-SESSION_ENGINE = "django.contrib.sessions.backends.db"
+# The database holds every session (any process serves any request; a restart of the cache
+# loses none); the cache keeps a copy, so that a signed-in page reads no session row.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [

@@ -7,12 +7,17 @@ dictionary look-up instead of hundreds of template nodes.  The key is the tag's 
 the active language; the body must depend on nothing else.  An argument that is ``None`` means
 "do not keep this one" (a form with errors, say): the body is rendered as usual.
 
+A body may hold forms: while it is rendered to be kept, its ``csrf_token`` is a placeholder
+(random, this process's), and each request's output has the placeholder replaced by that
+request's own token.  No visitor's token is ever kept, so none can reach another visitor.
+
 Kept in the process, not in the shared cache: a deployment's new code starts new processes, so a
 kept fragment never outlives the template that made it.
 """
 
 from __future__ import annotations
 
+import secrets
 import threading
 from collections import OrderedDict
 from typing import Any
@@ -30,6 +35,9 @@ KEPT = 256  # fragments kept per {% once %} tag, so that one tag's many keys evi
 # so that neither's id() can be reused by another while the entry lives.
 _kept: dict[int, OrderedDict[tuple[Any, ...], tuple[SafeString, tuple[Any, ...]]]] = {}
 _lock = threading.Lock()
+# Stands for the request's CSRF token in a kept fragment: letters and digits only, like a real
+# token, so that it passes through escaping unchanged.
+TOKEN_PLACEHOLDER = "csrfplaceholder" + secrets.token_hex(24)
 
 
 def forget() -> None:
@@ -56,19 +64,30 @@ class OnceNode(template.Node):
         values = tuple(k.resolve(context, ignore_failures=True) for k in self.keys)
         if any(v is None for v in values):
             return mark_safe(self.nodelist.render(context))
-        key = (translation.get_language(), *(_part(v) for v in values))
+        # Not made into text here: asking for a token sets the CSRF cookie, which only a
+        # fragment with a form should do.
+        token = context.get("csrf_token")
+        key = (translation.get_language(), token is not None, *(_part(v) for v in values))
         with _lock:
             kept = _kept.setdefault(id(self), OrderedDict())
             found = kept.get(key)
             if found is not None:
                 kept.move_to_end(key)
-                return found[0]
-        out = mark_safe(self.nodelist.render(context))
-        with _lock:
-            kept = _kept.setdefault(id(self), OrderedDict())
-            kept[key] = (out, (self, *values))
-            while len(kept) > KEPT:
-                kept.popitem(last=False)
+        if found is None:
+            if token is None:
+                out = mark_safe(self.nodelist.render(context))
+            else:
+                with context.push(csrf_token=TOKEN_PLACEHOLDER):
+                    out = mark_safe(self.nodelist.render(context))
+            found = (out, (self, *values))
+            with _lock:
+                kept = _kept.setdefault(id(self), OrderedDict())
+                kept[key] = found
+                while len(kept) > KEPT:
+                    kept.popitem(last=False)
+        out = found[0]
+        if token is not None and TOKEN_PLACEHOLDER in out:
+            out = mark_safe(out.replace(TOKEN_PLACEHOLDER, str(token)))
         return out
 
 

@@ -36,3 +36,26 @@ def test_the_page_reads_a_fixed_number_of_rows(logged_in, learner, tables, rig):
     assert html.count("<tr>") == 101  # the head and the latest 100
     assert ">Round 151</a>" in html and ">Round 52</a>" in html and ">Round 51</a>" not in html
     assert len(ctx.captured_queries) <= 5
+
+
+def test_a_kept_page_changes_with_every_deal_and_move(logged_in, learner, tables, rig):
+    from core.templatetags import once
+
+    once.forget()
+    rnd = deal_rigged(learner, tables, rig, boxes=["8s 8d"], dealer="10h 7c", rest="3c 2d")
+    page = logged_in.get(en("game:history")).content.decode()
+    assert 'data-label="Staked">100<' in page and "In play" in page
+    with CaptureQueriesContext(connection) as ctx:
+        again = logged_in.get(en("game:history")).content.decode()
+    assert len(ctx.captured_queries) <= 2  # the user and the rows: nothing numbered or drawn
+    assert again.count("<tr>") == page.count("<tr>")
+    logged_in.post(move_url(rnd), {"move": "split", "seq": 0})  # still in play: only its seq
+    page = logged_in.get(en("game:history")).content.decode()
+    assert 'data-label="Staked">200<' in page and "In play" in page
+    while (rnd := Round.objects.get(pk=rnd.pk)).status == Round.Status.PLAYING:
+        logged_in.post(move_url(rnd), {"move": "stand", "seq": rnd.seq})
+    page = logged_in.get(en("game:history")).content.decode()
+    assert "In play" not in page
+    deal_rigged(learner, tables, rig, boxes=["10s 6d"], dealer="10h 7c")
+    page = logged_in.get(en("game:history")).content.decode()
+    assert ">Round 2</a>" in page

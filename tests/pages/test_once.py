@@ -79,3 +79,47 @@ def test_a_missing_key_renders_anew():
     template = Template('{% load once %}{% once "m" no.such.thing %}{{ count.n }}{% endonce %}')
     assert template.render(Context({"count": count})) == "1"
     assert template.render(Context({"count": count})) == "2"
+
+
+FORM = Template(
+    '{% load once %}{% once "form" key %}<form>{% csrf_token %}{{ count.n }}</form>{% endonce %}'
+)
+
+
+class Token:
+    """Like the CSRF context processor's lazy token: counts how often it is made into text."""
+
+    def __init__(self, value: str) -> None:
+        self.value, self.asked = value, 0
+
+    def __str__(self) -> str:
+        self.asked += 1
+        return self.value
+
+
+def test_a_kept_form_carries_each_requests_own_token():
+    count = Counter()
+    first, second = Token("a" * 64), Token("b" * 64)
+    out1 = FORM.render(Context({"key": "k", "count": count, "csrf_token": first}))
+    out2 = FORM.render(Context({"key": "k", "count": count, "csrf_token": second}))
+    assert count.calls == 1  # kept
+    assert 'value="' + "a" * 64 + '"' in out1 and "b" * 64 not in out1
+    assert 'value="' + "b" * 64 + '"' in out2 and "a" * 64 not in out2
+    assert once.TOKEN_PLACEHOLDER not in out1 + out2
+    kept = [out for entries in once._kept.values() for out, _ in entries.values()]
+    assert kept and all("a" * 64 not in out and "b" * 64 not in out for out in kept)
+
+
+def test_a_fragment_without_a_form_does_not_ask_for_the_token():
+    token = Token("c" * 64)
+    count = Counter()
+    assert render("x", count) == "Hit 1"
+    TEMPLATE.render(Context({"key": "x", "count": count, "csrf_token": token}))
+    TEMPLATE.render(Context({"key": "x", "count": count, "csrf_token": token}))
+    assert token.asked == 0
+
+
+def test_without_a_token_the_form_has_none():
+    out = FORM.render(Context({"key": "k", "count": Counter()}))
+    assert out == "<form>1</form>"
+    assert once.TOKEN_PLACEHOLDER not in out
