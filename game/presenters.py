@@ -556,12 +556,16 @@ class CoachWarning:
     options: list[CoachOption]
 
 
-def coach_warning(rnd: Round, *, move: str, balance: Decimal) -> CoachWarning | None:
+def coach_warning(
+    rnd: Round, *, move: str, balance: Decimal, state: RoundState | None = None
+) -> CoachWarning | None:
     """The warning coach mode shows before ``move`` when it costs EV, else ``None`` (a legal,
-    best or equal move, or one the engine has no EV for).  Reads only: nothing is played."""
+    best or equal move, or one the engine has no EV for).  Reads only: nothing is played.
+    ``state``: the round's, when the caller has it parsed already."""
     if not rnd.is_playing:
         return None
-    state = state_from_json(rnd.state)
+    if state is None:
+        state = state_from_json(rnd.state)
     offered = legal_moves(state, balance=Fraction(balance))
     try:
         chosen = Move(move)
