@@ -345,11 +345,20 @@ def round_deal_result(
             reshuffled=reshuffled,
         )
         entries = [_entry(wallet, LedgerEntry.Kind.BET, -to_decimal(sum(bets.values())))]
-        seat.last_bets = {str(k): v for k, v in bets.items()}
-        seat.ai_levels = {str(k): v for k, v in levels.items()}
+        changed = []  # the seat's row is written only if the deal changed it
+        last_bets = {str(k): v for k, v in bets.items()}
+        ai_seated = {str(k): v for k, v in levels.items()}
+        if seat.last_bets != last_bets:
+            seat.last_bets = last_bets
+            changed.append("last_bets")
+        if seat.ai_levels != ai_seated:
+            seat.ai_levels = ai_seated
+            changed.append("ai_levels")
         if reshuffled:
             seat.shoe = shoe_to_json(shoe)
-        seat.save(update_fields=["last_bets", "ai_levels", "shoe"])
+            changed.append("shoe")
+        if changed:
+            seat.save(update_fields=changed)
         if state.phase is Phase.SETTLED:
             rnd.state = to_json(state)
             entries += _settle(rnd, seat, wallet, state)
@@ -370,13 +379,15 @@ def _record_decision(
     assert state.turn is not None
     seat, h = state.turn
     hand = state.box(seat).hands[0 if state.phase is Phase.INSURANCE else h]
-    ev = ai.decision_ev(state, offered)
+    # The best move had the balance covered every option: the review says when the
+    # balance ruled it out (Split at 3,3 with too little in the wallet).  When it covers
+    # every one (most moves), both are one EV lookup, which off the stored tables is a search.
+    every_move = legal_moves(state, balance=None)
+    every = ai.decision_ev(state, every_move)
+    ev = every if offered == every_move else ai.decision_ev(state, offered)
     if ev is None or move not in ev:
         return None
     chart = ai.chart_move(state, offered)
-    # The best move had the balance covered every option: the review says when the
-    # balance ruled it out (Split at 3,3 with too little in the wallet).
-    every = ai.decision_ev(state, legal_moves(state, balance=None))
     unaffordable, gain = None, 0.0
     if every is not None:
         best_of_all = max(every, key=lambda m: every[m])
@@ -440,6 +451,8 @@ def round_apply_move(
         rnd = (
             Round.objects.select_for_update(of=("self", "seat"))
             .select_related("seat__table")
+            # The seat's shoe is written back at the end from the round's, never read here.
+            .defer("seat__shoe")
             .get(pk=round_id, user=user)
         )
         if rnd.seq != seq or not rnd.is_playing:
