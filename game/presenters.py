@@ -11,11 +11,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from django.utils.functional import Promise
+from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 from accounts.models import User
 from blackjack import (
@@ -115,6 +116,13 @@ def rules_line(rules: Rules) -> str:
     The house rules' choices are always named; any other rule only where a table departs
     from the house rules, so that a variant's line says everything that sets it apart.
     """
+    # A dozen translations for a line that depends on nothing else: made once per rule set
+    # and language (the rule sets are the tables'), not on every table page, deal and move.
+    return _rules_line(rules, get_language())
+
+
+@lru_cache(maxsize=128)
+def _rules_line(rules: Rules, _language: str | None) -> str:
     house = Rules()
     if rules.surrender is Surrender.NONE:
         surrender = _("no surrender")
