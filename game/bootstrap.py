@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from blackjack import DEFAULT_PRESET, PRESETS
 from computed.services import chart_job_run, tables_stored
+from game import selectors
 from game.models import Table
 from game.stakes import HOUSE_TABLES, stakes_for_preset
 
@@ -38,6 +39,7 @@ def run() -> list[str]:
         _, created = Table.objects.update_or_create(slug=slug, defaults=row)
         if created:
             lines.append(f"table {slug} created")
+    selectors.tables_forget()  # this process's kept rows (another process starts afresh)
     rules = PRESETS[DEFAULT_PRESET]  # the house tables' rules
     if not tables_stored(rules):
         chart_job_run(rules=rules)

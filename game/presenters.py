@@ -11,11 +11,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from django.utils.functional import Promise
+from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 from accounts.models import User
 from blackjack import (
@@ -115,6 +116,13 @@ def rules_line(rules: Rules) -> str:
     The house rules' choices are always named; any other rule only where a table departs
     from the house rules, so that a variant's line says everything that sets it apart.
     """
+    # A dozen translations for a line that depends on nothing else: made once per rule set
+    # and language (the rule sets are the tables'), not on every table page, deal and move.
+    return _rules_line(rules, get_language())
+
+
+@lru_cache(maxsize=128)
+def _rules_line(rules: Rules, _language: str | None) -> str:
     house = Rules()
     if rules.surrender is Surrender.NONE:
         surrender = _("no surrender")
@@ -556,12 +564,16 @@ class CoachWarning:
     options: list[CoachOption]
 
 
-def coach_warning(rnd: Round, *, move: str, balance: Decimal) -> CoachWarning | None:
+def coach_warning(
+    rnd: Round, *, move: str, balance: Decimal, state: RoundState | None = None
+) -> CoachWarning | None:
     """The warning coach mode shows before ``move`` when it costs EV, else ``None`` (a legal,
-    best or equal move, or one the engine has no EV for).  Reads only: nothing is played."""
+    best or equal move, or one the engine has no EV for).  Reads only: nothing is played.
+    ``state``: the round's, when the caller has it parsed already."""
     if not rnd.is_playing:
         return None
-    state = state_from_json(rnd.state)
+    if state is None:
+        state = state_from_json(rnd.state)
     offered = legal_moves(state, balance=Fraction(balance))
     try:
         chosen = Move(move)

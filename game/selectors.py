@@ -25,6 +25,27 @@ def wallet_balance(*, user: User | Any) -> Decimal:
     return OPENING_BALANCE if balance is None else balance
 
 
+# The tables are the bootstrap's rows (the admin shows them read-only; ``manage.py bootstrap``
+# runs in a deployment's release step, before its new processes start), so a process keeps
+# each one it has read: a table page, a deal or a refusal costs no query for it.  Only found
+# slugs are kept, so an address made up of any slug cannot fill the memory.
+_TABLES: dict[str, Table] = {}
+
+
+def table_by_slug(slug: str) -> Table | None:
+    found = _TABLES.get(slug)
+    if found is None:
+        found = Table.objects.filter(slug=slug).first()
+        if found is not None:
+            _TABLES[slug] = found
+    return found
+
+
+def tables_forget() -> None:
+    """Drop the kept tables (the bootstrap after writing them; tests)."""
+    _TABLES.clear()
+
+
 def lobby_tables() -> tuple[list[Table], list[Table]]:
     tables = list(Table.objects.all())
     return (

@@ -42,6 +42,7 @@ from blackjack import (
     RoundState,
     Shoe,
     apply,
+    is_best_choice,
     legal_moves,
     prepare_shoe,
     start_round,
@@ -111,18 +112,20 @@ class PlayError(Exception):
 
 @dataclass(frozen=True)
 class MoveResult:
-    """The round after a move request; ``stale``: the request's seq was not current, so
-    nothing was applied (a repeated click, another tab).
+    """The round after a deal or a move request; ``stale``: the request's seq was not current,
+    so nothing was applied (a repeated click, another tab); ``held``: coach mode held a costly
+    move back, and nothing was written.
 
     ``state`` (the round's state, already parsed) and ``balance`` (the wallet's, after the
-    move) let the response be rendered without reading the round or the wallet again;
-    ``round.seat.table`` is loaded too.
+    request) let the response be rendered without reading the round, its seat or the wallet
+    again; after a move ``round.seat.table`` is loaded too.
     """
 
     round: Round
     stale: bool = False
     state: RoundState | None = None
     balance: Decimal | None = None
+    held: bool = False
 
 
 # --- the wallet --------------------------------------------------------------------------
@@ -308,6 +311,19 @@ def round_deal(
     ``ai_levels`` seats AI players (box → "easy" | "normal" | "hard") on boxes the user does
     not bet on; they bet the table's minimum, from their own purse, never the user's.
     """
+    return round_deal_result(user=user, table=table, bets=bets, ai_levels=ai_levels, rng=rng).round
+
+
+def round_deal_result(
+    *,
+    user: User,
+    table: Table,
+    bets: Mapping[int, int],
+    ai_levels: Mapping[int, str] | None = None,
+    rng: Random | None = None,
+) -> MoveResult:
+    """:func:`round_deal` with what the table shows next: the round with its (locked, now
+    written) seat, its state and the balance, so that the response reads none of them again."""
     levels = _clean_ai_levels(ai_levels or {}, bets)
     with transaction.atomic():
         seat = seat_get_or_create(user=user, table=table, lock=True)
@@ -329,11 +345,20 @@ def round_deal(
             reshuffled=reshuffled,
         )
         entries = [_entry(wallet, LedgerEntry.Kind.BET, -to_decimal(sum(bets.values())))]
-        seat.last_bets = {str(k): v for k, v in bets.items()}
-        seat.ai_levels = {str(k): v for k, v in levels.items()}
+        changed = []  # the seat's row is written only if the deal changed it
+        last_bets = {str(k): v for k, v in bets.items()}
+        ai_seated = {str(k): v for k, v in levels.items()}
+        if seat.last_bets != last_bets:
+            seat.last_bets = last_bets
+            changed.append("last_bets")
+        if seat.ai_levels != ai_seated:
+            seat.ai_levels = ai_seated
+            changed.append("ai_levels")
         if reshuffled:
             seat.shoe = shoe_to_json(shoe)
-        seat.save(update_fields=["last_bets", "ai_levels", "shoe"])
+            changed.append("shoe")
+        if changed:
+            seat.save(update_fields=changed)
         if state.phase is Phase.SETTLED:
             rnd.state = to_json(state)
             entries += _settle(rnd, seat, wallet, state)
@@ -343,7 +368,7 @@ def round_deal(
             e.round = rnd
         LedgerEntry.objects.bulk_create(entries)
         wallet.save(update_fields=["balance"])
-        return rnd
+        return MoveResult(rnd, state=state, balance=wallet.balance)
 
 
 def _record_decision(
@@ -354,13 +379,15 @@ def _record_decision(
     assert state.turn is not None
     seat, h = state.turn
     hand = state.box(seat).hands[0 if state.phase is Phase.INSURANCE else h]
-    ev = ai.decision_ev(state, offered)
+    # The best move had the balance covered every option: the review says when the
+    # balance ruled it out (Split at 3,3 with too little in the wallet).  When it covers
+    # every one (most moves), both are one EV lookup, which off the stored tables is a search.
+    every_move = legal_moves(state, balance=None)
+    every = ai.decision_ev(state, every_move)
+    ev = every if offered == every_move else ai.decision_ev(state, offered)
     if ev is None or move not in ev:
         return None
     chart = ai.chart_move(state, offered)
-    # The best move had the balance covered every option: the review says when the
-    # balance ruled it out (Split at 3,3 with too little in the wallet).
-    every = ai.decision_ev(state, legal_moves(state, balance=None))
     unaffordable, gain = None, 0.0
     if every is not None:
         best_of_all = max(every, key=lambda m: every[m])
@@ -400,9 +427,22 @@ def _record_decision(
     }
 
 
-def round_apply_move(*, round_id: int, user: User, move: str, seq: int) -> MoveResult:
+def _costly(state: RoundState, move: Move, offered: frozenset[Move]) -> bool:
+    """The move gives up EV against the best option (coach mode holds it back); a hand the
+    engine has no EV for is never held."""
+    ev = ai.decision_ev(state, offered)
+    return ev is not None and move in ev and not is_best_choice(ev, move)
+
+
+def round_apply_move(
+    *, round_id: int, user: User, move: str, seq: int, confirmed: bool = True
+) -> MoveResult:
     """Apply the learner's ``move`` to the hand in turn, made on the round as it was at
     ``seq``; then let the AI boxes play, and settle when the round is over.
+
+    In coach mode a legal move that costs EV is applied only ``confirmed``; otherwise
+    nothing is written and the result is ``held``.  Read under the round's locks, so the
+    stale, refused and held answers are each checked once, in that order.
 
     Raises ``Round.DoesNotExist`` for another user's round and :class:`PlayError` for a move
     the rules or the wallet refuse.
@@ -411,6 +451,8 @@ def round_apply_move(*, round_id: int, user: User, move: str, seq: int) -> MoveR
         rnd = (
             Round.objects.select_for_update(of=("self", "seat"))
             .select_related("seat__table")
+            # The seat's shoe is written back at the end from the round's, never read here.
+            .defer("seat__shoe")
             .get(pk=round_id, user=user)
         )
         if rnd.seq != seq or not rnd.is_playing:
@@ -425,6 +467,8 @@ def round_apply_move(*, round_id: int, user: User, move: str, seq: int) -> MoveR
         assert state.turn is not None and state.turn[0] in human
         chosen = Move(move)
         offered = legal_moves(state, balance=balance)
+        if not confirmed and rnd.seat.coach and _costly(state, chosen, offered):
+            return MoveResult(rnd, state=state, balance=wallet.balance, held=True)
         line = _record_decision(user=user, rnd=rnd, state=state, move=chosen, offered=offered)
         try:
             after = apply(state, chosen, balance=balance)

@@ -35,7 +35,10 @@ HINTS_SESSION_KEY = "game_hints"
 
 
 def _table(slug: str) -> Table:
-    return get_object_or_404(Table, slug=slug)
+    table = selectors.table_by_slug(slug)
+    if table is None:
+        raise Http404
+    return table
 
 
 def _top_up_amount() -> dict[str, object]:
@@ -156,42 +159,25 @@ def table(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 def deal(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     table = _table(slug)
     hints = table.slug in request.session.get(HINTS_SESSION_KEY, [])
+    # The seat is read here only for what the form asks of it (the last bets, the hints a
+    # visitor chose before a first bet); the deal itself reads it under its lock.
+    needs_seat = hints or "repeat" in request.POST
     try:
         # A first accepted bet is what makes a visitor a guest; a refused one stores nothing.
         with user_or_new_guest(request=request) as user:
-            seat = selectors.table_seat(user=user, table=table)
-            bets, levels = parse_deal(request.POST, seat if seat.pk else None)
-            if hints and seat.pk is None:
+            seat = selectors.table_seat(user=user, table=table) if needs_seat else None
+            bets, levels = parse_deal(request.POST, seat if seat and seat.pk else None)
+            if hints and seat is not None and seat.pk is None:
                 services.seat_set_hints(user=user, table=table, on=True)
-            services.round_deal(user=user, table=table, bets=bets, ai_levels=levels)
+            result = services.round_deal_result(user=user, table=table, bets=bets, ai_levels=levels)
     except services.PlayError as exc:
         # The bets and seat-mates stay as the learner set them, to be mended, not retyped.
         return _table_response(
             request, table, error=str(exc.message), status=400, entered=request.POST
         )
     if request.htmx:
-        return _table_response(request, table)
+        return _table_response(request, table, result=result)
     return _see_table(table)
-
-
-def _coach_stop(request: HtmxHttpRequest, round_id: int, name: str) -> HttpResponse | None:
-    """Coach mode: the table with a warning instead of a costly move, until it is confirmed
-    (``confirm=1``).  Nothing is written; a request on an old ``seq`` goes on to the service,
-    which says it is stale."""
-    if request.POST.get("confirm") == "1":
-        return None
-    try:
-        rnd = selectors.user_round(user=request.user, round_id=round_id)
-    except Round.DoesNotExist:
-        return None
-    if not rnd.seat.coach or str(rnd.seq) != request.POST.get("seq", "").strip():
-        return None
-    warning = presenters.coach_warning(
-        rnd, move=name, balance=selectors.wallet_balance(user=request.user)
-    )
-    if warning is None:
-        return None
-    return _table_response(request, rnd.seat.table, coach=warning)
 
 
 @never_cache
@@ -201,14 +187,13 @@ def move(request: HtmxHttpRequest, round_id: int) -> HttpResponse:
         raise Http404
     try:
         name, seq = parse_move(request.POST)
-        stop = _coach_stop(request, round_id, name)
-        if stop is not None:
-            return stop
         result = services.round_apply_move(
             round_id=round_id,
             user=request.user,
             move=name,
             seq=seq,
+            # Coach mode holds a costly move back until the warning's buttons confirm it.
+            confirmed=request.POST.get("confirm") == "1",
         )
     except Round.DoesNotExist:
         raise Http404 from None
@@ -219,6 +204,12 @@ def move(request: HtmxHttpRequest, round_id: int) -> HttpResponse:
             raise Http404 from None
         return _table_response(request, rnd.seat.table, error=str(exc.message), status=400)
     table = result.round.seat.table
+    if result.held:  # nothing was played: the table with every option's EV
+        assert result.balance is not None  # a held move's result carries the balance
+        warning = presenters.coach_warning(
+            result.round, move=name, balance=result.balance, state=result.state
+        )
+        return _table_response(request, table, result=result, coach=warning)
     if result.stale:
         if request.htmx:
             return _table_response(

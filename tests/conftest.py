@@ -47,3 +47,13 @@ def _default_language_after_each_test():
     from django.utils import translation
 
     translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
+def _no_kept_tables():
+    """The play tables a process keeps (game.selectors) are those of one test's database."""
+    from game.selectors import tables_forget
+
+    tables_forget()
+    yield
+    tables_forget()

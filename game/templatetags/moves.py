@@ -1,0 +1,64 @@
+"""``{% move_buttons view seat offer_amount %}``: the fieldset of the hand in turn's moves
+built in Python, the markup the template made byte for byte (issue 17): every deal and move
+of a round in play draws it, and bench/pages.py's and the browser tests' scripts read its
+``name="move" value=… data-key=… class="move"`` buttons.
+
+The translated words are inserted as ``{% translate %}`` and ``{% blocktranslate %}``
+inserted them, the values escaped as template variables were;
+``tests/game/test_moves_markup.py`` keeps the old template and compares.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
+
+from game.presenters import RoundView
+
+register = template.Library()
+
+
+def _button(move: str, key: str, label: str, legal: frozenset[str]) -> str:
+    disabled = "" if move in legal else " disabled"
+    return (
+        f'<button type="submit" name="move" value="{move}" data-key="{key}" class="move"'
+        f"{disabled}>{label} <kbd>{key.upper()}</kbd></button>"
+    )
+
+
+@register.simple_tag
+def move_buttons(view: RoundView, seat: Any, offer_amount: str) -> SafeString:
+    n = {"n": escape(view.turn_box)}
+    legal = view.legal
+    if view.insurance:
+        if view.even_money:
+            legend = gettext("Box %(n)s: even money?") % n
+            yes = gettext("Even money (%(amount)s paid now)") % {"amount": escape(offer_amount)}
+        else:
+            legend = gettext("Box %(n)s: insurance?") % n
+            yes = gettext("Insure (half the bet: %(cost)s)") % {"cost": escape(offer_amount)}
+        buttons = (
+            f"\n        {_button('insure', 'y', yes, legal)}"
+            f"\n        {_button('decline', 'n', gettext('No'), legal)}\n      "
+        )
+        opening = '<fieldset tabindex="-1" data-question>'
+    else:
+        legend = gettext("Box %(n)s to play") % n
+        surrender = ""
+        if seat.rules["surrender"] != "none":
+            surrender = _button("surrender", "r", gettext("Surrender"), legal)
+        buttons = (
+            f"\n        {_button('hit', 'h', gettext('Hit'), legal)}"
+            f"\n        {_button('stand', 's', gettext('Stand'), legal)}"
+            f"\n        {_button('double', 'd', gettext('Double'), legal)}"
+            f"\n        {_button('split', 'p', gettext('Split'), legal)}"
+            f"\n        {surrender}\n      "
+        )
+        opening = "<fieldset>"
+    return mark_safe(
+        f"{opening}\n      <legend>{legend}</legend>\n      {buttons}\n    </fieldset>"
+    )
