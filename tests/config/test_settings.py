@@ -6,6 +6,8 @@ import sys
 from pathlib import Path
 
 from django.conf import settings
+from django.contrib.sessions.backends.cached_db import KEY_PREFIX
+from django.contrib.sessions.models import Session
 from django.core.cache import cache
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,8 +65,18 @@ def test_static_files_hashed_and_compressed_in_production():
     )
 
 
-def test_sessions_live_in_the_database():
-    assert settings.SESSION_ENGINE == "django.contrib.sessions.backends.db"
+def test_sessions_live_in_the_database(db, client):
+    """Every session is a row (any process serves any request; an emptied cache loses none);
+    the cache only holds a copy."""
+    from accounts.models import User
+
+    assert settings.SESSION_ENGINE == "django.contrib.sessions.backends.cached_db"
+    client.force_login(User.objects.create_user(username="kept", password="x"))
+    key = client.cookies[settings.SESSION_COOKIE_NAME].value
+    assert Session.objects.filter(session_key=key).exists()
+    cache.delete(KEY_PREFIX + key)  # the copy gone (a restarted Redis): read from the row
+    assert client.get("/en/accounts/").status_code == 200
+    assert client.get("/en/accounts/").wsgi_request.user.username == "kept"
 
 
 def test_cache_round_trip():
