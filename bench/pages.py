@@ -35,10 +35,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import timedelta
 from decimal import Decimal
 from pathlib import Path
 from random import Random
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 from machine import describe  # noqa: E402  (bench/machine.py, beside this script)
@@ -214,43 +214,6 @@ def session_cookie(user: object) -> str:
     return f"sessionid={store.session_key}; csrftoken={csrf}"
 
 
-def decisions_for(user: object, n: int, rng: Random, context: str | None = None) -> None:
-    from django.utils import timezone
-
-    from blackjack import PRESETS
-    from decisions.models import Decision
-
-    thoth = PRESETS["thoth"]
-    cells = [("hard", r) for r in range(5, 20)] + [("soft", r) for r in range(13, 21)]
-    cells += [("pair", r) for r in (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)]
-    now = timezone.now()
-    field = Decision._meta.get_field("created_at")
-    field.auto_now_add = False  # type: ignore[attr-defined]  # spread over 90 days
-    try:
-        batch = []
-        for _ in range(n):
-            kind, row = rng.choice(cells)
-            correct = rng.random() < 0.8
-            lost = 0.0 if correct else rng.random() * 0.6
-            batch.append(
-                Decision(
-                    user=user, source="drill" if rng.random() < 0.7 else "table",
-                    rules=thoth.to_dict(), rules_key=thoth.key(), hand=["10s", "6d"],
-                    dealer_up="10h", category={"pair": "pair", "soft": "soft"}.get(kind, "hard"),
-                    chart_kind=kind, chart_row=row, dealer_points=rng.randint(1, 10),
-                    choice="hit" if correct else "stand", best="hit", chart_move="hit",
-                    ev={"hit": -0.4, "stand": -0.4 - lost}, ev_lost=lost, correct=correct,
-                    context=context, created_at=now - timedelta(seconds=rng.randint(0, 90 * 86400)),
-                )
-            )  # fmt: skip
-            if len(batch) >= 5000:
-                Decision.objects.bulk_create(batch)
-                batch.clear()
-        Decision.objects.bulk_create(batch)
-    finally:
-        field.auto_now_add = True  # type: ignore[attr-defined]
-
-
 def rounds_for(user: object, n: int) -> None:
     """One round played through the services, then ``n - 1`` copies of it (the history page
     reads rows; how each was played does not change its cost)."""
@@ -275,6 +238,7 @@ def build(connections: int, sizes: tuple[int, ...]) -> dict[str, str]:
     from classroom.services import class_create
     from game.models import LedgerEntry, Wallet
     from game.services import wallet_get_or_create
+    from tests.pages.helpers import decisions_for  # the tests' learners, made the same way
 
     rng = Random(1)
     made: dict[str, str] = {}
@@ -342,6 +306,18 @@ def pages(made: dict[str, str], sizes: tuple[int, ...]) -> list[tuple[str, str, 
     return out
 
 
+def _htmx_client(cookie: str) -> Any:
+    """A test client that is the signed-in browser of ``cookie``, posting as htmx does."""
+    from django.test import Client
+
+    client = Client(HTTP_HOST="127.0.0.1", HTTP_X_CSRFTOKEN=cookie.split("csrftoken=")[1],
+                    HTTP_HX_REQUEST="true")  # fmt: skip
+    for part in cookie.split("; "):
+        key, _, value = part.partition("=")
+        client.cookies[key] = value
+    return client
+
+
 def query_counts(made: dict[str, str], listed: list[tuple[str, str, str, str]]) -> dict[str, str]:
     """Queries per request, through the test client in this process (same settings, warm)."""
     from django.db import connection
@@ -362,12 +338,7 @@ def query_counts(made: dict[str, str], listed: list[tuple[str, str, str, str]]) 
         assert response.status_code == 200, (path, response.status_code)
         counts[name] = str(len(ctx.captured_queries))
     # The cycles: one user's deal and answer, and a table round, request by request.
-    cycle = made["drill counted"]
-    client = Client(HTTP_HOST="127.0.0.1", HTTP_X_CSRFTOKEN=cycle.split("csrftoken=")[1],
-                    HTTP_HX_REQUEST="true")  # fmt: skip
-    for part in cycle.split("; "):
-        key, _, value = part.partition("=")
-        client.cookies[key] = value
+    client = _htmx_client(made["drill counted"])
     per: list[int] = []
     for _ in range(3):
         with CaptureQueriesContext(connection) as ctx:
@@ -379,12 +350,7 @@ def query_counts(made: dict[str, str], listed: list[tuple[str, str, str, str]]) 
             client.post("/en/trainer/answer/", {"situation": found.group(1), "move": "hit"})
         per.append(len(ctx.captured_queries))
     counts["drill deal+answer"] = f"{per[-2]}+{per[-1]}"
-    table = made["table counted"]
-    client = Client(HTTP_HOST="127.0.0.1", HTTP_X_CSRFTOKEN=table.split("csrftoken=")[1],
-                    HTTP_HX_REQUEST="true")  # fmt: skip
-    for part in table.split("; "):
-        key, _, value = part.partition("=")
-        client.cookies[key] = value
+    client = _htmx_client(made["table counted"])
     per = []
     for _ in range(5):
         with CaptureQueriesContext(connection) as ctx:

@@ -49,13 +49,13 @@ def bet_boxes(
     ai_on = gettext("AI player on box %(n)s")
     empty = gettext("Empty")
     ai = gettext("AI")
-    options = [(escape(code), f"{ai} · {escape(name)}") for code, name in levels]
     out = ["\n        "]
     for box in boxes:
         i, n = box.index, {"n": box.number}
         choices = "".join(
-            f'<option value="{code}"{" selected" if box.ai_level == raw else ""}>{label}</option>'
-            for (code, label), (raw, _) in zip(options, levels, strict=True)
+            f'<option value="{escape(code)}"{" selected" if box.ai_level == code else ""}>'
+            f"{ai} · {escape(name)}</option>"
+            for code, name in levels
         )
         out.append(
             f"""
