@@ -98,10 +98,15 @@ TASKS = {
     }
 }
 
-# Database sessions: any app server process can serve any request.
 # The database holds every session (any process serves any request; a restart of the cache
-# loses none); the cache keeps a copy, so that a signed-in page reads no session row.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# loses none).  With a cache every process shares (Redis), it keeps a copy, so that a signed-in
+# page reads no session row; a cache of one process's memory would keep a copy that another
+# process's log-out or change never reaches, so there the row is read each time.
+SESSION_ENGINE = (
+    "django.contrib.sessions.backends.cached_db"
+    if env.redis_url()
+    else "django.contrib.sessions.backends.db"
+)
 
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
