@@ -87,7 +87,9 @@ def test_concurrent_deals_never_spend_twice(learner, tables, rig):
     assert balance == Decimal(1000) - Decimal(1000) + dealt[0].paid
 
 
-def test_double_clicked_deal_deals_one_round(learner, tables):
+def test_double_clicked_deal_deals_one_round(learner, tables, rig):
+    # A hand left to play: a deal settled at once (a blackjack) would rightly let the next one in.
+    rig(learner, tables["scribes"], boxes=["10s 6d"], dealer="9h 7c")
     jobs = [
         (lambda: services.round_deal(user=learner, table=tables["scribes"], bets={0: 100}))
         for _ in range(4)
