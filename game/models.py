@@ -153,7 +153,16 @@ class Round(models.Model):
                 name="one_round_in_play_per_seat",
             )
         ]
-        indexes = [models.Index(fields=["user", "-id"])]
+        indexes = [
+            # Past rounds read a user's newest rows and number them by one count: both from this
+            # index alone. Without the columns it carries, PostgreSQL may walk the primary key
+            # backwards through everyone's newer rounds instead (seen: 11,000 rows, 4.5 ms).
+            models.Index(
+                fields=["user", "-id"],
+                include=["status", "seq", "created_at", "staked", "net", "seat"],
+                name="round_user_history_idx",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"round {self.pk} ({self.status})"
