@@ -11,11 +11,12 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from django.utils import translation
 
+from accounts.backends import PATH as SIGN_IN_BACKEND
 from accounts.models import Role, User
+from accounts.signals import forget_user
 from core.languages import is_supported
 
 GUEST_USERNAME_PREFIX = "guest-"
-MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 ALREADY_SIGNED_UP = "This browser is already signed in to a full account."
 USERNAME_TAKEN = "A user with that username already exists."
 
@@ -68,7 +69,7 @@ def user_or_new_guest(*, request: HttpRequest) -> Iterator[User]:
     with transaction.atomic():
         user = _guest_new()
         yield user
-    login(request, user, backend=MODEL_BACKEND)
+    login(request, user, backend=SIGN_IN_BACKEND)
 
 
 def user_get_or_create_guest(*, request: HttpRequest) -> User:
@@ -82,7 +83,7 @@ def user_get_or_create_guest(*, request: HttpRequest) -> User:
         assert isinstance(current, User)
         return current
     user = _guest_new()
-    login(request, user, backend=MODEL_BACKEND)
+    login(request, user, backend=SIGN_IN_BACKEND)
     return user
 
 
@@ -122,7 +123,7 @@ def user_sign_up(
         # Two sign-ups with one name at once: the form's check passed for both.
         raise SignUpRefused(USERNAME_TAKEN, "taken") from None
     # Logging in again keeps the session's data for the same user and rotates its key.
-    login(request, user, backend=MODEL_BACKEND)
+    login(request, user, backend=SIGN_IN_BACKEND)
     return user
 
 
@@ -130,6 +131,7 @@ def user_set_preferred_language(*, user: User, language: str) -> None:
     if not is_supported(language):
         raise ValueError(UNKNOWN_LANGUAGE)
     User.objects.filter(pk=user.pk).update(preferred_language=language)
+    forget_user(user.pk)
     user.preferred_language = language
 
 
@@ -141,11 +143,13 @@ def user_become_teacher(*, user: User) -> None:
     if user.is_guest:
         raise ValueError(GUEST_CANNOT_TEACH)
     User.objects.filter(pk=user.pk).update(role=Role.TEACHER)
+    forget_user(user.pk)
     user.role = Role.TEACHER
 
 
 def user_update_names(*, user: User, display_name: str, real_name: str) -> None:
     User.objects.filter(pk=user.pk).update(display_name=display_name, real_name=real_name)
+    forget_user(user.pk)
     user.display_name, user.real_name = display_name, real_name
 
 

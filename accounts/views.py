@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.attempts import remember_device
+from accounts.backends import PATH as SIGN_IN_BACKEND
 from accounts.forms import (
     CheckedPasswordChangeForm,
     LoginForm,
@@ -23,7 +24,6 @@ from accounts.forms import (
 )
 from accounts.models import User
 from accounts.services import (
-    MODEL_BACKEND,
     SignUpRefused,
     user_become_teacher,
     user_sign_up,
@@ -97,7 +97,7 @@ def _sign_up(request: HtmxHttpRequest, form: SignUpForm) -> User | None:
         and user.username == data["username"]
         and user.check_password(data["password1"])
     ):
-        login(request, user, backend=MODEL_BACKEND)
+        login(request, user, backend=SIGN_IN_BACKEND)
         return user
     form.add_error(None, SIGNED_UP_ELSEWHERE)
     return None

@@ -238,7 +238,7 @@ def seed(teachers: int) -> list[dict[str, Any]]:
         Decision.objects.bulk_create(batch)
         session = SessionStore()
         session[SESSION_KEY] = str(teacher.pk)
-        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        session[BACKEND_SESSION_KEY] = "accounts.backends.UserBackend"
         session[HASH_SESSION_KEY] = teacher.get_session_auth_hash()
         session.create()
         out.append({"session": session.session_key, "class": klass.pk})

@@ -207,7 +207,7 @@ def session_cookie(user: object) -> str:
 
     store = SessionStore()
     store[SESSION_KEY] = str(user.pk)  # type: ignore[attr-defined]
-    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    store[BACKEND_SESSION_KEY] = "accounts.backends.UserBackend"
     store[HASH_SESSION_KEY] = user.get_session_auth_hash()  # type: ignore[attr-defined]
     store.create()
     csrf = secrets.token_hex(16)  # 32 characters of the token's alphabet

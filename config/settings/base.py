@@ -111,8 +111,13 @@ SESSION_ENGINE = (
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
+    "accounts.backends.UserBackend",
+    # Only for the sessions signed in through it before UserBackend (accounts/backends.py).
     "django.contrib.auth.backends.ModelBackend",
 ]
+# How long the shared cache keeps a signed-in user's row (every change drops it at once); 0
+# without a cache every process shares, for the sessions' reason above.
+ACCOUNTS_USER_CACHE_SECONDS = 300 if env.redis_url() else 0
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
