@@ -122,7 +122,7 @@ class Env:
         if url:
             return {
                 "default": {
-                    "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                    "BACKEND": "core.cache.RedisCache",  # Django's, sharing its clients
                     "LOCATION": url,
                     "KEY_PREFIX": "thoth",
                 }
