@@ -44,8 +44,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Pages compressed on their way out (WhiteNoise serves the static files precompressed,
-    # above this); outside everything that reads or writes a page's body.
-    "django.middleware.gzip.GZipMiddleware",
+    # above this); outside everything that reads or writes a page's body. Django's, at a
+    # cheaper level (core/compression.py).
+    "core.compression.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     # After the language is known (the 400 page is in it), before anything loads the session.
