@@ -86,3 +86,8 @@ def test_https_switch():
 def test_postgres_connections_time_out_in_seconds():
     config = Env({"DATABASE_URL": "postgres://u@db.internal:5432/thoth"}).database()
     assert config["OPTIONS"]["connect_timeout"] == 5
+
+
+def test_postgres_binds_parameters_on_the_server():
+    config = Env({"DATABASE_URL": "postgres://u@db.internal:5432/thoth"}).database()
+    assert config["OPTIONS"]["server_side_binding"] is True
