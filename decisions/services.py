@@ -101,11 +101,12 @@ def weak_spot_update(*, decision: Decision, hand_points: Sequence[int]) -> None:
     """Move the decision's chart cell between Leitner boxes: a miss sends it to box 1 (and
     makes it a weak spot if it was not one), a right answer moves it up a box, out after 5.
 
-    Always two queries, whatever the cell's state, so that a round at the table costs the
-    same number of queries per move: a miss is an upsert (insert, or back to box 1) and then
-    one more miss counted; a right answer deletes the cell if it was in the last box and
-    moves it up a box otherwise (no row: nothing changes).  The upsert also makes two
-    simultaneous misses of one new cell safe: neither fails on the unique constraint.
+    One statement, whatever the cell's state (two when a cell leaves its last box): a miss is
+    an upsert (insert with one miss, or back to box 1 with one more); a right answer moves the
+    cell up a box (no row: nothing changes), and a cell moved past the last box is deleted.
+    The upsert also makes two simultaneous misses of one new cell safe: neither fails on the
+    unique constraint.  Called inside the caller's transaction (a move, an answer), so that no
+    one sees a cell past the last box.
     """
     if decision.category in OFFER_CATEGORIES:
         return
@@ -122,31 +123,33 @@ def weak_spot_update(*, decision: Decision, hand_points: Sequence[int]) -> None:
         if not decision.correct:
             example = _EXAMPLE.get_db_prep_save(list(hand_points), connection)
             cursor.execute(_MISS_SQL, [*key, adapt(now), example])
-            cursor.execute(_COUNT_MISS_SQL, key)
             return
-        cursor.execute(_RETIRE_SQL, [*key, max(LEITNER_INTERVALS)])
         dues = [adapt(now + wait) for wait in LEITNER_INTERVALS.values()]
         cursor.execute(_PROMOTE_SQL, [*dues, adapt(now), *key])
+        promoted = cursor.fetchone()
+        if promoted is not None and promoted[0] > LAST_BOX:
+            cursor.execute(_RETIRE_SQL, [*key, LAST_BOX])
 
 
 _EXAMPLE = WeakSpot._meta.get_field("example")
 _CELL = "user_id, chart_kind, chart_row, dealer_points"
 _CELL_WHERE = "WHERE user_id = %s AND chart_kind = %s AND chart_row = %s AND dealer_points = %s"
-# A miss: the cell (back) in box 1, due now, with the missed hand as its example; then one
-# more miss counted.
+# A miss: the cell (back) in box 1, due now, with the missed hand as its example and one
+# more miss (its first, for a new cell).
 _MISS_SQL = (
     f"INSERT INTO {WeakSpot._meta.db_table} ({_CELL}, box, misses, due_at, example)"
-    f" VALUES (%s, %s, %s, %s, 1, 0, %s, %s) ON CONFLICT ({_CELL}) DO UPDATE SET"
-    " box = EXCLUDED.box, due_at = EXCLUDED.due_at, example = EXCLUDED.example"
+    f" VALUES (%s, %s, %s, %s, 1, 1, %s, %s) ON CONFLICT ({_CELL}) DO UPDATE SET"
+    " box = EXCLUDED.box, due_at = EXCLUDED.due_at, example = EXCLUDED.example,"
+    f" misses = {WeakSpot._meta.db_table}.misses + 1"
 )
-_COUNT_MISS_SQL = f"UPDATE {WeakSpot._meta.db_table} SET misses = misses + 1 {_CELL_WHERE}"
-# A right answer: out after the last box; else from box b to b + 1, due after b + 1's interval.
-_RETIRE_SQL = f"DELETE FROM {WeakSpot._meta.db_table} {_CELL_WHERE} AND box >= %s"
+# A right answer: from box b to b + 1, due after b + 1's interval; past the last box, out.
+LAST_BOX = max(LEITNER_INTERVALS)
 _PROMOTE_SQL = (
     f"UPDATE {WeakSpot._meta.db_table} SET box = box + 1, due_at = CASE box "
     + " ".join(f"WHEN {box - 1} THEN %s" for box in LEITNER_INTERVALS)
-    + f" ELSE %s END {_CELL_WHERE}"
+    + f" ELSE %s END {_CELL_WHERE} RETURNING box"
 )
+_RETIRE_SQL = f"DELETE FROM {WeakSpot._meta.db_table} {_CELL_WHERE} AND box > %s"
 
 
 def decisions_delete(*, user: User) -> dict[str, int]:
