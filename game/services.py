@@ -54,7 +54,7 @@ from core.display import fmt, or_list
 from core.rows import delete_rows
 from decisions.models import Decision
 from decisions.services import decision_record
-from game import ai
+from game import ai, locked
 from game.codec import shoe_from_json, shoe_to_json, state_from_json, to_decimal
 from game.limits import BOXES, rules_of, table_rules, top_up_due, top_up_threshold
 from game.models import OPENING_BALANCE, TOP_UP_AMOUNT, LedgerEntry, Round, Seat, Table, Wallet
@@ -159,11 +159,12 @@ def wallet_get_or_create(*, user: User) -> Wallet:
 
 
 def _wallet_locked(user: User) -> Wallet:
-    try:
-        return Wallet.objects.select_for_update().get(user=user)
-    except Wallet.DoesNotExist:
+    wallet = locked.wallet_for_update(user_id=user.pk)
+    if wallet is None:
         wallet_get_or_create(user=user)
-        return Wallet.objects.select_for_update().get(user=user)
+        wallet = locked.wallet_for_update(user_id=user.pk)
+        assert wallet is not None  # just opened, and a wallet is never deleted but with its user
+    return wallet
 
 
 def wallet_top_up(*, user: User) -> Wallet:
@@ -448,13 +449,7 @@ def round_apply_move(
     the rules or the wallet refuse.
     """
     with transaction.atomic():
-        rnd = (
-            Round.objects.select_for_update(of=("self", "seat"))
-            .select_related("seat__table")
-            # The seat's shoe is written back at the end from the round's, never read here.
-            .defer("seat__shoe")
-            .get(pk=round_id, user=user)
-        )
+        rnd = locked.round_for_move(round_id=round_id, user_id=user.pk)
         if rnd.seq != seq or not rnd.is_playing:
             return MoveResult(rnd, stale=True)
         wallet = _wallet_locked(user)

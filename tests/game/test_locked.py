@@ -1,0 +1,53 @@
+"""The rows a move locks, read by written-out statements (game/locked.py), are the ORM's."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import transaction
+
+from game import locked, services
+from game.models import Round, Seat, Wallet
+from tests.game.test_views import deal_rigged
+
+pytestmark = pytest.mark.django_db
+
+
+def _fields(obj, *, leave_out=()):
+    return {
+        f.attname: getattr(obj, f.attname)
+        for f in type(obj)._meta.concrete_fields
+        if f.name not in leave_out
+    }
+
+
+def test_the_locked_round_is_the_orms_round_seat_and_table(learner, tables, rig):
+    rnd = deal_rigged(learner, tables, rig, boxes=["10s 6d"], dealer="10h 7c")
+    with transaction.atomic():
+        mine = locked.round_for_move(round_id=rnd.pk, user_id=learner.pk)
+    orm = Round.objects.select_related("seat__table").get(pk=rnd.pk)
+    assert _fields(mine) == _fields(orm)
+    assert _fields(mine.seat, leave_out=("shoe",)) == _fields(orm.seat, leave_out=("shoe",))
+    assert _fields(mine.seat.table) == _fields(orm.seat.table)
+    # The types the engine and the templates use, as the ORM gives them.
+    assert type(mine.state) is dict and type(mine.staked) is type(orm.staked)
+    assert mine.created_at == orm.created_at and mine.created_at.tzinfo is not None
+    assert "shoe" in mine.seat.get_deferred_fields()
+    assert mine.seat.shoe == Seat.objects.get(pk=rnd.seat_id).shoe  # fetched when asked
+    assert not mine._state.adding and mine._state.db == "default"
+
+
+def test_another_users_round_is_not_found(learner, other, tables, rig):
+    rnd = deal_rigged(learner, tables, rig, boxes=["10s 6d"], dealer="10h 7c")
+    with transaction.atomic(), pytest.raises(Round.DoesNotExist):
+        locked.round_for_move(round_id=rnd.pk, user_id=other.pk)
+    with transaction.atomic(), pytest.raises(Round.DoesNotExist):
+        locked.round_for_move(round_id=rnd.pk + 1000, user_id=learner.pk)
+
+
+def test_the_locked_wallet_is_the_orms(learner):
+    with transaction.atomic():
+        assert locked.wallet_for_update(user_id=learner.pk) is None
+    services.wallet_get_or_create(user=learner)
+    with transaction.atomic():
+        mine = locked.wallet_for_update(user_id=learner.pk)
+    assert mine is not None and _fields(mine) == _fields(Wallet.objects.get(user=learner))
