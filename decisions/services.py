@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from blackjack import Card, Move, Rules, best_by_ev, cell_key, hand_total, is_best_choice, is_pair
-from core.rows import delete_rows
+from core.rows import delete_rows, insert_row
 from decisions.models import OFFER_CATEGORIES, Decision, WeakSpot
 
 
@@ -58,7 +58,7 @@ def decision_record(
             kind, Decision.Category.HARD
         )
     lost = max(0.0, ev[best] - ev[choice])
-    decision = Decision.objects.create(
+    decision = Decision(
         user=user,
         source=source,
         source_ref=source_ref,
@@ -80,6 +80,7 @@ def decision_record(
         correct=is_best_choice(ev, choice),
         time_taken_ms=time_taken_ms,
     )
+    insert_row(decision)  # on every move and answer: the INSERT written out once
     weak_spot_update(decision=decision, hand_points=[c.points for c in hand])
     return decision
 

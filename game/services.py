@@ -51,7 +51,7 @@ from blackjack import (
 from blackjack import refusal as engine_refusal
 from computed.services import chart_job_ensure
 from core.display import fmt, or_list
-from core.rows import delete_rows
+from core.rows import delete_rows, insert_row, update_row
 from decisions.models import Decision
 from decisions.services import decision_record
 from game import ai, locked
@@ -293,7 +293,7 @@ def _settle(rnd: Round, seat: Seat, wallet: Wallet, state: RoundState) -> list[L
     rnd.paid = to_decimal(paid)
     rnd.net = rnd.paid - rnd.staked
     seat.shoe = shoe_to_json(state.shoe)
-    seat.save(update_fields=["shoe"])
+    update_row(seat, ("shoe",))
     if rnd.paid:
         return [_entry(wallet, LedgerEntry.Kind.PAYOUT, rnd.paid, rnd)]
     return []
@@ -359,16 +359,16 @@ def round_deal_result(
             seat.shoe = shoe_to_json(shoe)
             changed.append("shoe")
         if changed:
-            seat.save(update_fields=changed)
+            update_row(seat, changed)
         if state.phase is Phase.SETTLED:
             rnd.state = to_json(state)
             entries += _settle(rnd, seat, wallet, state)
         rnd.state = to_json(state)
-        rnd.save()
+        insert_row(rnd)
         for e in entries:
             e.round = rnd
         LedgerEntry.objects.bulk_create(entries)
-        wallet.save(update_fields=["balance"])
+        update_row(wallet, ("balance",))
         return MoveResult(rnd, state=state, balance=wallet.balance)
 
 
@@ -435,6 +435,11 @@ def _costly(state: RoundState, move: Move, offered: frozenset[Move]) -> bool:
     return ev is not None and move in ev and not is_best_choice(ev, move)
 
 
+# What a move changes of its round (the statement is written out once: core.rows.update_row).
+_MOVE_WRITES = ("seq", "state", "shown_from", "review", "status", "staked", "paid", "net",
+                "finished_at")  # fmt: skip
+
+
 def round_apply_move(
     *, round_id: int, user: User, move: str, seq: int, confirmed: bool = True
 ) -> MoveResult:
@@ -480,25 +485,14 @@ def round_apply_move(
             rnd.review = [*rnd.review, line]
         rnd.state = to_json(after)
         rnd.shown_from = len(state.events)
-        updated = Round.objects.filter(pk=rnd.pk, seq=seq).update(
-            seq=seq + 1,
-            state=rnd.state,
-            shown_from=rnd.shown_from,
-            review=rnd.review,
-            status=rnd.status,
-            staked=rnd.staked,
-            paid=rnd.paid,
-            net=rnd.net,
-            finished_at=rnd.finished_at,
-        )
-        if updated != 1:  # pragma: no cover - only without row locks, under a race
-            transaction.set_rollback(True)
+        rnd.seq = seq + 1
+        if update_row(rnd, _MOVE_WRITES, seq=seq) != 1:  # pragma: no cover - only without row
+            transaction.set_rollback(True)  # locks, under a race
             fresh = Round.objects.select_related("seat__table").get(pk=rnd.pk)
             return MoveResult(fresh, stale=True)
-        rnd.seq = seq + 1
         if entries:
             LedgerEntry.objects.bulk_create(entries)
-            wallet.save(update_fields=["balance"])
+            update_row(wallet, ("balance",))
         return MoveResult(rnd, state=after, balance=wallet.balance)
 
 
