@@ -117,7 +117,9 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
 ]
 # How long the shared cache keeps a signed-in user's row (every change drops it at once); 0
-# without a cache every process shares, for the sessions' reason above.
+# without a cache every process shares, for the sessions' reason above.  The row carries its
+# password hash, as the database does: Redis must be as private as the database (it holds the
+# sessions already).
 ACCOUNTS_USER_CACHE_SECONDS = 300 if env.redis_url() else 0
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
