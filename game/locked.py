@@ -33,6 +33,9 @@ def _lock(of: str) -> str:
 def round_for_move(*, round_id: int, user_id: int) -> Round:
     """The user's round with its seat (its shoe deferred) and table; the round's and the seat's
     rows locked. ``Round.DoesNotExist`` for a round that is not the user's."""
+    low, high = connection.ops.integer_field_range(Round._meta.pk.get_internal_type())
+    if not low <= round_id <= high:  # an address no id can have: the ORM finds nothing too
+        raise Round.DoesNotExist
     sql = (
         f"SELECT {_ROUND.sql(connection)}, {_SEAT.sql(connection)}, {_TABLE.sql(connection)}"
         f" FROM {_table(Round)} r JOIN {_table(Seat)} s ON s.id = r.seat_id"

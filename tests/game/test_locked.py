@@ -40,8 +40,9 @@ def test_another_users_round_is_not_found(learner, other, tables, rig):
     rnd = deal_rigged(learner, tables, rig, boxes=["10s 6d"], dealer="10h 7c")
     with transaction.atomic(), pytest.raises(Round.DoesNotExist):
         locked.round_for_move(round_id=rnd.pk, user_id=other.pk)
-    with transaction.atomic(), pytest.raises(Round.DoesNotExist):
-        locked.round_for_move(round_id=rnd.pk + 1000, user_id=learner.pk)
+    for missing in (rnd.pk + 1000, 10**21, -(10**21)):  # the last two fit no id column
+        with transaction.atomic(), pytest.raises(Round.DoesNotExist):
+            locked.round_for_move(round_id=missing, user_id=learner.pk)
 
 
 def test_the_locked_wallet_is_the_orms(learner):
@@ -51,3 +52,11 @@ def test_the_locked_wallet_is_the_orms(learner):
     with transaction.atomic():
         mine = locked.wallet_for_update(user_id=learner.pk)
     assert mine is not None and _fields(mine) == _fields(Wallet.objects.get(user=learner))
+
+
+def test_a_move_to_a_round_no_id_can_be_is_not_found(client, learner, tables):
+    client.force_login(learner)
+    response = client.post(
+        "/en/play/round/999999999999999999999/move/", {"move": "hit", "seq": "0"}
+    )
+    assert response.status_code == 404
