@@ -486,8 +486,9 @@ def round_apply_move(
         rnd.state = to_json(after)
         rnd.shown_from = len(state.events)
         rnd.seq = seq + 1
-        if update_row(rnd, _MOVE_WRITES, seq=seq) != 1:  # pragma: no cover - only without row
-            transaction.set_rollback(True)  # locks, under a race
+        # Written only if still at ``seq``: without row locks (SQLite), a race's loser is stale.
+        if update_row(rnd, _MOVE_WRITES, seq=seq) != 1:  # pragma: no cover - a race
+            transaction.set_rollback(True)
             fresh = Round.objects.select_related("seat__table").get(pk=rnd.pk)
             return MoveResult(fresh, stale=True)
         if entries:
