@@ -1,5 +1,5 @@
-"""Deleting many rows in one statement when nothing points at them; reading a few on the
-hottest paths through a statement written out once."""
+"""Deleting many rows in one statement when nothing points at them; reading and writing a
+few on the hottest paths through statements written out once instead of compiled each time."""
 
 from __future__ import annotations
 

@@ -8,7 +8,9 @@ no row locks, as Django's ``select_for_update`` takes none there: SQLite has one
 
 from __future__ import annotations
 
-from django.db import connection
+from functools import cache
+
+from django.db import connection, connections
 
 from core.rows import Columns
 from game.models import Round, Seat, Table, Wallet
@@ -19,15 +21,36 @@ _TABLE = Columns(Table, "t")
 _WALLET = Columns(Wallet, "w")
 
 
-def _table(model: type[Round | Seat | Table | Wallet]) -> str:
-    return connection.ops.quote_name(model._meta.db_table)
+def _table(alias: str, model: type[Round | Seat | Table | Wallet]) -> str:
+    return connections[alias].ops.quote_name(model._meta.db_table)
 
 
-def _lock(of: str) -> str:
-    features = connection.features
+def _lock(alias: str, of: str) -> str:
+    features = connections[alias].features
     if not features.has_select_for_update:
         return ""
     return f" FOR UPDATE OF {of}" if features.has_select_for_update_of else " FOR UPDATE"
+
+
+# The statements, written once per database.
+@cache
+def _round_sql(alias: str) -> str:
+    db = connections[alias]
+    return (
+        f"SELECT {_ROUND.sql(db)}, {_SEAT.sql(db)}, {_TABLE.sql(db)}"
+        f" FROM {_table(alias, Round)} r JOIN {_table(alias, Seat)} s ON s.id = r.seat_id"
+        f" JOIN {_table(alias, Table)} t ON t.id = s.table_id"
+        f" WHERE r.id = %s AND r.user_id = %s{_lock(alias, 'r, s')}"
+    )
+
+
+@cache
+def _wallet_sql(alias: str) -> str:
+    db = connections[alias]
+    return (
+        f"SELECT {_WALLET.sql(db)} FROM {_table(alias, Wallet)} w"
+        f" WHERE w.user_id = %s{_lock(alias, 'w')}"
+    )
 
 
 def round_for_move(*, round_id: int, user_id: int) -> Round:
@@ -36,14 +59,8 @@ def round_for_move(*, round_id: int, user_id: int) -> Round:
     low, high = connection.ops.integer_field_range(Round._meta.pk.get_internal_type())
     if not low <= round_id <= high:  # an address no id can have: the ORM finds nothing too
         raise Round.DoesNotExist
-    sql = (
-        f"SELECT {_ROUND.sql(connection)}, {_SEAT.sql(connection)}, {_TABLE.sql(connection)}"
-        f" FROM {_table(Round)} r JOIN {_table(Seat)} s ON s.id = r.seat_id"
-        f" JOIN {_table(Table)} t ON t.id = s.table_id"
-        f" WHERE r.id = %s AND r.user_id = %s{_lock('r, s')}"
-    )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [round_id, user_id])
+        cursor.execute(_round_sql(connection.alias), [round_id, user_id])
         row = cursor.fetchone()
     if row is None:
         raise Round.DoesNotExist
@@ -57,10 +74,7 @@ def round_for_move(*, round_id: int, user_id: int) -> Round:
 
 def wallet_for_update(*, user_id: int) -> Wallet | None:
     """The user's wallet, its row locked; ``None`` before it is opened."""
-    sql = (
-        f"SELECT {_WALLET.sql(connection)} FROM {_table(Wallet)} w WHERE w.user_id = %s{_lock('w')}"
-    )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [user_id])
+        cursor.execute(_wallet_sql(connection.alias), [user_id])
         row = cursor.fetchone()
     return None if row is None else _WALLET.build(connection, row)
