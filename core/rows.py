@@ -1,5 +1,6 @@
 """Deleting many rows in one statement when nothing points at them; reading and writing a
-few on the hottest paths through statements written out once instead of compiled each time."""
+few on the hottest paths through statements written out once instead of compiled each time
+(sent together by :mod:`core.writes`)."""
 
 from __future__ import annotations
 
@@ -89,50 +90,45 @@ class Columns(Generic[M]):
 _STATEMENTS: dict[tuple[Any, ...], str] = {}
 
 
-def insert_row(obj: models.Model) -> None:
-    """``obj.save()`` for a new row, without compiling the INSERT on every call: the same
-    values (each field's ``pre_save``, then its ``get_db_prep_save``: ``auto_now_add`` and
-    JSON included) and the new id read back; for a model without save signals, on a database
-    that returns the id from its INSERT (SQLite 3.35+, PostgreSQL)."""
-    model, connection = type(obj), connections[router.db_for_write(type(obj))]
-    if not connection.features.can_return_columns_from_insert or any(
-        signal.has_listeners(model) for signal in (signals.pre_save, signals.post_save)
-    ):
-        obj.save(force_insert=True)
-        return
-    meta = model._meta
-    fields = [f for f in meta.concrete_fields if not f.primary_key]
-    key = ("insert", model, connection.alias)
-    sql = _STATEMENTS.get(key)
-    if sql is None:
-        quote = connection.ops.quote_name
-        columns = ", ".join(quote(str(f.column)) for f in fields)
-        sql = _STATEMENTS[key] = (
-            f"INSERT INTO {quote(meta.db_table)} ({columns})"
-            f" VALUES ({', '.join(['%s'] * len(fields))}) RETURNING {quote(str(meta.pk.column))}"
-        )
-    params = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        row = cursor.fetchone()
-    assert row is not None
-    obj.pk = row[0]
-    obj._state.adding = False
-    obj._state.db = connection.alias
-
-
 def _field(meta: Any, name: str) -> models.Field[Any, Any]:
     field = meta.get_field(name)
     assert isinstance(field, models.Field)
     return field
 
 
-def update_row(obj: models.Model, names: Sequence[str], **where: Any) -> int:
-    """``UPDATE`` the ``names`` fields of ``obj``'s row (the pk, and ``where``'s equalities)
-    to ``obj``'s values, prepared as ``save(update_fields=names)`` prepares them, without
-    compiling the statement on every call; returns how many rows changed.  Like a queryset's
-    ``update()``, it sends no signal: for models that have none."""
-    model, connection = type(obj), connections[router.db_for_write(type(obj))]
+def has_save_signals(model: type[models.Model]) -> bool:
+    return any(signal.has_listeners(model) for signal in (signals.pre_save, signals.post_save))
+
+
+def insert_statement(
+    objs: Sequence[models.Model], connection: BaseDatabaseWrapper, *, returning: bool = False
+) -> tuple[str, list[Any]]:
+    """The INSERT of the new rows ``objs`` (one model), with the values ``save()`` writes:
+    each field's ``pre_save``, then its ``get_db_prep_save`` (``auto_now_add`` and JSON
+    included); ``returning`` reads the new ids back."""
+    model = type(objs[0])
+    meta = model._meta
+    fields = [f for f in meta.concrete_fields if not f.primary_key]
+    key = ("insert", model, len(objs), returning, connection.alias)
+    sql = _STATEMENTS.get(key)
+    if sql is None:
+        quote = connection.ops.quote_name
+        columns = ", ".join(quote(str(f.column)) for f in fields)
+        values = ", ".join([f"({', '.join(['%s'] * len(fields))})"] * len(objs))
+        back = f" RETURNING {quote(str(meta.pk.column))}" if returning else ""
+        sql = _STATEMENTS[key] = (
+            f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES {values}{back}"
+        )
+    params = [f.get_db_prep_save(f.pre_save(obj, True), connection) for obj in objs for f in fields]
+    return sql, params
+
+
+def update_statement(
+    obj: models.Model, names: Sequence[str], connection: BaseDatabaseWrapper, **where: Any
+) -> tuple[str, list[Any]]:
+    """The UPDATE of the ``names`` fields of ``obj``'s row (the pk, and ``where``'s
+    equalities) to ``obj``'s values, prepared as ``save(update_fields=names)`` prepares them."""
+    model = type(obj)
     meta = model._meta
     fields = [_field(meta, n) for n in names]
     key = ("update", model, tuple(names), tuple(where), connection.alias)
@@ -146,6 +142,38 @@ def update_row(obj: models.Model, names: Sequence[str], **where: Any) -> int:
         sql = _STATEMENTS[key] = f"UPDATE {quote(meta.db_table)} SET {sets} WHERE {conditions}"
     params = [f.get_db_prep_save(getattr(obj, f.attname), connection) for f in fields]
     params += [obj.pk, *where.values()]
+    return sql, params
+
+
+def saved(obj: models.Model, connection: BaseDatabaseWrapper) -> None:
+    """Mark ``obj`` as a row in the database, as ``save()`` does."""
+    obj._state.adding = False
+    obj._state.db = connection.alias
+
+
+def insert_row(obj: models.Model) -> None:
+    """``obj.save()`` for a new row, without compiling the INSERT on every call: the same
+    values and the new id read back; for a model without save signals, on a database that
+    returns the id from its INSERT (SQLite 3.35+, PostgreSQL)."""
+    model, connection = type(obj), connections[router.db_for_write(type(obj))]
+    if not connection.features.can_return_columns_from_insert or has_save_signals(model):
+        obj.save(force_insert=True)
+        return
+    sql, params = insert_statement([obj], connection, returning=True)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    assert row is not None
+    obj.pk = row[0]
+    saved(obj, connection)
+
+
+def update_row(obj: models.Model, names: Sequence[str], **where: Any) -> int:
+    """``UPDATE`` the ``names`` fields of ``obj``'s row (:func:`update_statement`) without
+    compiling the statement on every call; returns how many rows changed.  Like a queryset's
+    ``update()``, it sends no signal: for models that have none."""
+    connection = connections[router.db_for_write(type(obj))]
+    sql, params = update_statement(obj, names, connection, **where)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         changed: int = cursor.rowcount

@@ -15,6 +15,7 @@ from django.utils import timezone
 from accounts.models import User
 from blackjack import Card, Move, Rules, best_by_ev, cell_key, hand_total, is_best_choice, is_pair
 from core.rows import delete_rows, insert_row
+from core.writes import Writes
 from decisions.models import OFFER_CATEGORIES, Decision, WeakSpot
 
 
@@ -39,11 +40,16 @@ def decision_record(
     time_taken_ms: int | None = None,
     source_ref: str = "",
     context: str | None = None,
+    writes: Writes | None = None,
 ) -> Decision:
     """Store one decision.  ``ev`` holds the EV of every legal option (per unit of the initial
     bet); for an insurance decision its keys are INSURE and DECLINE (holding a blackjack, INSURE
     is even money and the decision's category says so).  ``context`` is the opaque
-    tag of the drill it was answered in (see :mod:`trainer.context`)."""
+    tag of the drill it was answered in (see :mod:`trainer.context`).
+
+    Given ``writes``, the decision and its Leitner box are added to them, sent with the
+    caller's other writes, and the decision's id is not read back (play mode's moves need
+    none); else both are written now and the id is set."""
     if choice not in ev:
         raise ValueError(f"{choice} is not among the options {sorted(ev)}")
     best = best_by_ev(ev)
@@ -80,8 +86,11 @@ def decision_record(
         correct=is_best_choice(ev, choice),
         time_taken_ms=time_taken_ms,
     )
-    insert_row(decision)  # on every move and answer: the INSERT written out once
-    weak_spot_update(decision=decision, hand_points=[c.points for c in hand])
+    if writes is None:
+        insert_row(decision)  # on every answer: the INSERT written out once
+    else:
+        writes.insert(decision)
+    weak_spot_update(decision=decision, hand_points=[c.points for c in hand], writes=writes)
     return decision
 
 
@@ -98,16 +107,19 @@ LEITNER_INTERVALS: dict[int, timedelta] = {
 }
 
 
-def weak_spot_update(*, decision: Decision, hand_points: Sequence[int]) -> None:
+def weak_spot_update(
+    *, decision: Decision, hand_points: Sequence[int], writes: Writes | None = None
+) -> None:
     """Move the decision's chart cell between Leitner boxes: a miss sends it to box 1 (and
     makes it a weak spot if it was not one), a right answer moves it up a box, out after 5.
 
-    One statement, whatever the cell's state (two when a cell leaves its last box): a miss is
-    an upsert (insert with one miss, or back to box 1 with one more); a right answer moves the
-    cell up a box (no row: nothing changes), and a cell moved past the last box is deleted.
+    A miss is an upsert (insert with one miss, or back to box 1 with one more); a right answer
+    retires the cell from the last box and moves it up from any other (no row: nothing
+    changes).  Both parts of a right answer go as one statement on PostgreSQL
+    (:class:`core.writes.Writes`; they change different rows: a cell is in the last box or not).
     The upsert also makes two simultaneous misses of one new cell safe: neither fails on the
-    unique constraint.  Called inside the caller's transaction (a move, an answer), so that no
-    one sees a cell past the last box.
+    unique constraint.  Added to ``writes`` when given (sent with the caller's other writes),
+    else sent now; inside the caller's transaction (a move, an answer) either way.
     """
     if decision.category in OFFER_CATEGORIES:
         return
@@ -119,17 +131,16 @@ def weak_spot_update(*, decision: Decision, hand_points: Sequence[int]) -> None:
     ]
     now = timezone.now()
     adapt = connection.ops.adapt_datetimefield_value
-    # Plain statements, written out once, rather than ORM queries compiled on every move.
-    with connection.cursor() as cursor:
-        if not decision.correct:
-            example = _EXAMPLE.get_db_prep_save(list(hand_points), connection)
-            cursor.execute(_MISS_SQL, [*key, adapt(now), example])
-            return
+    mine = writes if writes is not None else Writes()
+    if decision.correct:
+        mine.add(_RETIRE_SQL, [*key, LAST_BOX])
         dues = [adapt(now + wait) for wait in LEITNER_INTERVALS.values()]
-        cursor.execute(_PROMOTE_SQL, [*dues, adapt(now), *key])
-        promoted = cursor.fetchone()
-        if promoted is not None and promoted[0] > LAST_BOX:
-            cursor.execute(_RETIRE_SQL, [*key, LAST_BOX])
+        mine.add(_PROMOTE_SQL, [*dues, adapt(now), *key, LAST_BOX])
+    else:
+        example = _EXAMPLE.get_db_prep_save(list(hand_points), connection)
+        mine.add(_MISS_SQL, [*key, adapt(now), example])
+    if writes is None:
+        mine.send()
 
 
 _EXAMPLE = WeakSpot._meta.get_field("example")
@@ -143,14 +154,15 @@ _MISS_SQL = (
     " box = EXCLUDED.box, due_at = EXCLUDED.due_at, example = EXCLUDED.example,"
     f" misses = {WeakSpot._meta.db_table}.misses + 1"
 )
-# A right answer: from box b to b + 1, due after b + 1's interval; past the last box, out.
+# A right answer: out of the last box; from box b < last to b + 1, due after b + 1's interval.
+# (Retired first: one after the other, the promoted cell would leave its new last box too.)
 LAST_BOX = max(LEITNER_INTERVALS)
+_RETIRE_SQL = f"DELETE FROM {WeakSpot._meta.db_table} {_CELL_WHERE} AND box >= %s"
 _PROMOTE_SQL = (
     f"UPDATE {WeakSpot._meta.db_table} SET box = box + 1, due_at = CASE box "
     + " ".join(f"WHEN {box - 1} THEN %s" for box in LEITNER_INTERVALS)
-    + f" ELSE %s END {_CELL_WHERE} RETURNING box"
+    + f" ELSE %s END {_CELL_WHERE} AND box < %s"
 )
-_RETIRE_SQL = f"DELETE FROM {WeakSpot._meta.db_table} {_CELL_WHERE} AND box > %s"
 
 
 def decisions_delete(*, user: User) -> dict[str, int]:

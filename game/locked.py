@@ -1,9 +1,11 @@
-"""The rows a deal or a move locks, read by statements written out once (``core.rows.Columns``).
+"""The rows a deal or a move locks, each set read by one statement written out once
+(``core.rows.Columns``).
 
-Each is the ORM query it replaces, column for column, converted as the ORM converts them
+Each is the ORM queries it replaces, column for column, converted as the ORM converts them
 (tests/game/test_locked.py holds them to it); what they save is the ORM compiling the same
-query on every move (issue 17). Without ``SELECT ... FOR UPDATE`` (SQLite) the statements take
-no row locks, as Django's ``select_for_update`` takes none there: SQLite has one writer.
+queries on every move, and a round trip for each kind of row after the first (issue 17).
+Without ``SELECT ... FOR UPDATE`` (SQLite) the statements take no row locks, as Django's
+``select_for_update`` takes none there: SQLite has one writer.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from game.models import Round, Seat, Table, Wallet
 
 _ROUND = Columns(Round, "r")
 _SEAT = Columns(Seat, "s", leave_out=frozenset({"shoe"}))  # written back, never read, by a move
+_SEAT_WHOLE = Columns(Seat, "s")  # a deal deals from the shoe
 _TABLE = Columns(Table, "t")
 _WALLET = Columns(Wallet, "w")
 
@@ -32,15 +35,31 @@ def _lock(alias: str, of: str) -> str:
     return f" FOR UPDATE OF {of}" if features.has_select_for_update_of else " FOR UPDATE"
 
 
-# The statements, written once per database.
+# The statements, written once per database.  Rows are locked in the order the OF list names
+# them (PostgreSQL takes a row's marks in that order), so the order is the services' own:
+# round, seat, wallet.
 @cache
 def _round_sql(alias: str) -> str:
     db = connections[alias]
     return (
-        f"SELECT {_ROUND.sql(db)}, {_SEAT.sql(db)}, {_TABLE.sql(db)}"
+        f"SELECT {_ROUND.sql(db)}, {_SEAT.sql(db)}, {_TABLE.sql(db)}, {_WALLET.sql(db)}"
         f" FROM {_table(alias, Round)} r JOIN {_table(alias, Seat)} s ON s.id = r.seat_id"
         f" JOIN {_table(alias, Table)} t ON t.id = s.table_id"
-        f" WHERE r.id = %s AND r.user_id = %s{_lock(alias, 'r, s')}"
+        f" JOIN {_table(alias, Wallet)} w ON w.user_id = r.user_id"
+        f" WHERE r.id = %s AND r.user_id = %s{_lock(alias, 'r, s, w')}"
+    )
+
+
+@cache
+def _seat_sql(alias: str) -> str:
+    db = connections[alias]
+    playing = (
+        f"EXISTS (SELECT 1 FROM {_table(alias, Round)} p WHERE p.seat_id = s.id AND p.status = %s)"
+    )
+    return (
+        f"SELECT {_SEAT_WHOLE.sql(db)}, {_WALLET.sql(db)}, {playing}"
+        f" FROM {_table(alias, Seat)} s JOIN {_table(alias, Wallet)} w ON w.user_id = s.user_id"
+        f" WHERE s.user_id = %s AND s.table_id = %s{_lock(alias, 's, w')}"
     )
 
 
@@ -53,9 +72,10 @@ def _wallet_sql(alias: str) -> str:
     )
 
 
-def round_for_move(*, round_id: int, user_id: int) -> Round:
-    """The user's round with its seat (its shoe deferred) and table; the round's and the seat's
-    rows locked. ``Round.DoesNotExist`` for a round that is not the user's."""
+def round_for_move(*, round_id: int, user_id: int) -> tuple[Round, Wallet]:
+    """The user's round with its seat (its shoe deferred) and table, and the user's wallet;
+    the round's, the seat's and the wallet's rows locked.  ``Round.DoesNotExist`` for a round
+    that is not the user's (a round's user always has a wallet: the deal opened it)."""
     low, high = connection.ops.integer_field_range(Round._meta.pk.get_internal_type())
     if not low <= round_id <= high:  # an address no id can have: the ORM finds nothing too
         raise Round.DoesNotExist
@@ -64,12 +84,34 @@ def round_for_move(*, round_id: int, user_id: int) -> Round:
         row = cursor.fetchone()
     if row is None:
         raise Round.DoesNotExist
-    r, s = len(_ROUND.fields), len(_ROUND.fields) + len(_SEAT.fields)
+    r = len(_ROUND.fields)
+    s = r + len(_SEAT.fields)
+    w = s + len(_TABLE.fields)
     rnd = _ROUND.build(connection, row[:r])
     seat = _SEAT.build(connection, row[r:s])
-    seat.table = _TABLE.build(connection, row[s:])
+    seat.table = _TABLE.build(connection, row[s:w])
     rnd.seat = seat
-    return rnd
+    return rnd, _WALLET.build(connection, row[w:])
+
+
+def seat_for_deal(*, user_id: int, table: Table) -> tuple[Seat, Wallet, bool] | None:
+    """The user's seat at ``table`` and the user's wallet, both rows locked, and whether a
+    round is in play at the seat; ``None`` until both exist.
+
+    Read in one statement, so "in play" is what the database held when the statement began:
+    a deal that waited for another's lock on the seat does not see the round that one made.
+    The seat's one round in play is the database's constraint (``one_round_in_play_per_seat``);
+    the deal refuses the same way when that stops it (``game.services.round_deal_result``).
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(_seat_sql(connection.alias), [Round.Status.PLAYING, user_id, table.pk])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    s = len(_SEAT_WHOLE.fields)
+    seat = _SEAT_WHOLE.build(connection, row[:s])
+    seat.table = table
+    return seat, _WALLET.build(connection, row[s:-1]), bool(row[-1])
 
 
 def wallet_for_update(*, user_id: int) -> Wallet | None:

@@ -1,10 +1,13 @@
 """Writes of play mode: wallets, top-ups, seats, dealing a round and applying a move.
 
-Every function here is one database transaction.  Rows are locked in one order, seat, then
-round, then wallet, so two requests never wait on each other in a circle:
+Every function here is one database transaction.  Rows are locked in one order, round, then
+seat, then wallet, so two requests never wait on each other in a circle:
 
-* a deal locks the seat (no second round can start on it) and then the wallet;
-* a move locks the round with its seat (one query), then the wallet.
+* a deal locks the seat (no second round can start on it) and the wallet (one query);
+* a move locks the round, its seat and the wallet (one query);
+* the account deletion locks the rounds, then the seats, then the wallet.
+
+What a deal or a move then writes goes to the database together (:class:`core.writes.Writes`).
 
 A move request carries the round's ``seq``; a request made on an older ``seq`` is not
 applied again (:class:`MoveResult` says ``stale``), which makes a double click or a second tab
@@ -51,7 +54,8 @@ from blackjack import (
 from blackjack import refusal as engine_refusal
 from computed.services import chart_job_ensure
 from core.display import fmt, or_list
-from core.rows import delete_rows, insert_row, update_row
+from core.rows import delete_rows, insert_row
+from core.writes import Writes
 from decisions.models import Decision
 from decisions.services import decision_record
 from game import ai, locked
@@ -284,7 +288,8 @@ def _human_money(state: RoundState, human: frozenset[int]) -> tuple[Money, Money
 
 
 def _settle(rnd: Round, seat: Seat, wallet: Wallet, state: RoundState) -> list[LedgerEntry]:
-    """The round is over: pay the learner's boxes as one sum and give the shoe back."""
+    """The round is over: pay the learner's boxes as one sum and give the shoe back (the
+    caller writes the seat's ``shoe``, with whatever else of the seat it writes)."""
     human = frozenset(rnd.human_seats)
     staked, paid = _human_money(state, human)
     rnd.status = Round.Status.SETTLED
@@ -293,7 +298,6 @@ def _settle(rnd: Round, seat: Seat, wallet: Wallet, state: RoundState) -> list[L
     rnd.paid = to_decimal(paid)
     rnd.net = rnd.paid - rnd.staked
     seat.shoe = shoe_to_json(state.shoe)
-    update_row(seat, ("shoe",))
     if rnd.paid:
         return [_entry(wallet, LedgerEntry.Kind.PAYOUT, rnd.paid, rnd)]
     return []
@@ -326,11 +330,41 @@ def round_deal_result(
     """:func:`round_deal` with what the table shows next: the round with its (locked, now
     written) seat, its state and the balance, so that the response reads none of them again."""
     levels = _clean_ai_levels(ai_levels or {}, bets)
+    try:
+        return _deal(user=user, table=table, bets=bets, levels=levels, rng=rng)
+    except IntegrityError:
+        # Two deals at one seat at once: the second read "no round in play" before the first
+        # committed (game.locked.seat_for_deal), and the seat's one round in play stopped it.
+        if Round.objects.filter(
+            seat__user=user, seat__table=table, status=Round.Status.PLAYING
+        ).exists():
+            raise PlayError(ROUND_IN_PLAY, "round_in_play") from None
+        raise
+
+
+def _seat_and_wallet(user: User, table: Table) -> tuple[Seat, Wallet, bool]:
+    """The seat and the wallet, locked (made on the user's first deal there), and whether a
+    round is in play at the seat."""
+    found = locked.seat_for_deal(user_id=user.pk, table=table)
+    if found is not None:
+        return found
+    seat = seat_get_or_create(user=user, table=table, lock=True)
+    in_play = Round.objects.filter(seat=seat, status=Round.Status.PLAYING).exists()
+    return seat, _wallet_locked(user), in_play
+
+
+def _deal(
+    *,
+    user: User,
+    table: Table,
+    bets: Mapping[int, int],
+    levels: dict[int, str],
+    rng: Random | None,
+) -> MoveResult:
     with transaction.atomic():
-        seat = seat_get_or_create(user=user, table=table, lock=True)
-        if Round.objects.filter(seat=seat, status=Round.Status.PLAYING).exists():
+        seat, wallet, in_play = _seat_and_wallet(user, table)
+        if in_play:
             raise PlayError(ROUND_IN_PLAY, "round_in_play")
-        wallet = _wallet_locked(user)
         _check_bets(table, bets, wallet.balance)
         rules = rules_of(seat)
         shoe, reshuffled = prepare_shoe(_shoe_from_seat(seat), rules, rng)
@@ -345,6 +379,7 @@ def round_deal_result(
             ai_levels={str(k): v for k, v in levels.items()},
             reshuffled=reshuffled,
         )
+        writes = Writes()
         entries = [_entry(wallet, LedgerEntry.Kind.BET, -to_decimal(sum(bets.values())))]
         changed = []  # the seat's row is written only if the deal changed it
         last_bets = {str(k): v for k, v in bets.items()}
@@ -357,26 +392,33 @@ def round_deal_result(
             changed.append("ai_levels")
         if reshuffled:
             seat.shoe = shoe_to_json(shoe)
-            changed.append("shoe")
-        if changed:
-            update_row(seat, changed)
         if state.phase is Phase.SETTLED:
-            rnd.state = to_json(state)
             entries += _settle(rnd, seat, wallet, state)
+        if reshuffled or state.phase is Phase.SETTLED:
+            changed.append("shoe")
+        if changed:  # one UPDATE of the row: two would be one too many for core.writes
+            writes.update(seat, changed)
         rnd.state = to_json(state)
-        insert_row(rnd)
+        insert_row(rnd)  # its id first: the ledger's entries point at it
         for e in entries:
             e.round = rnd
-        LedgerEntry.objects.bulk_create(entries)
-        update_row(wallet, ("balance",))
+        writes.insert(*entries)
+        writes.update(wallet, ("balance",))
+        writes.send()
         return MoveResult(rnd, state=state, balance=wallet.balance)
 
 
 def _record_decision(
-    *, user: User, rnd: Round, state: RoundState, move: Move, offered: frozenset[Move]
+    *,
+    user: User,
+    rnd: Round,
+    state: RoundState,
+    move: Move,
+    offered: frozenset[Move],
+    writes: Writes,
 ) -> dict[str, Any] | None:
-    """Store the learner's decision like a trainer answer, with the EV of every option it
-    had, and return the line of the round's review."""
+    """Store the learner's decision (added to ``writes``) like a trainer answer, with the EV
+    of every option it had, and return the line of the round's review."""
     assert state.turn is not None
     seat, h = state.turn
     hand = state.box(seat).hands[0 if state.phase is Phase.INSURANCE else h]
@@ -405,6 +447,7 @@ def _record_decision(
         ev=ev,
         chart_move=chart,
         source_ref=f"round:{rnd.pk}",
+        writes=writes,
     )
     return {
         "seat": seat,
@@ -435,7 +478,7 @@ def _costly(state: RoundState, move: Move, offered: frozenset[Move]) -> bool:
     return ev is not None and move in ev and not is_best_choice(ev, move)
 
 
-# What a move changes of its round (the statement is written out once: core.rows.update_row).
+# What a move changes of its round (its UPDATE written out once: core.rows.update_statement).
 _MOVE_WRITES = ("seq", "state", "shown_from", "review", "status", "staked", "paid", "net",
                 "finished_at")  # fmt: skip
 
@@ -454,10 +497,9 @@ def round_apply_move(
     the rules or the wallet refuse.
     """
     with transaction.atomic():
-        rnd = locked.round_for_move(round_id=round_id, user_id=user.pk)
+        rnd, wallet = locked.round_for_move(round_id=round_id, user_id=user.pk)
         if rnd.seq != seq or not rnd.is_playing:
             return MoveResult(rnd, stale=True)
-        wallet = _wallet_locked(user)
         state = state_from_json(rnd.state)
         human = frozenset(rnd.human_seats)
         balance = Fraction(wallet.balance)
@@ -469,7 +511,10 @@ def round_apply_move(
         offered = legal_moves(state, balance=balance)
         if not confirmed and rnd.seat.coach and _costly(state, chosen, offered):
             return MoveResult(rnd, state=state, balance=wallet.balance, held=True)
-        line = _record_decision(user=user, rnd=rnd, state=state, move=chosen, offered=offered)
+        writes = Writes()
+        line = _record_decision(
+            user=user, rnd=rnd, state=state, move=chosen, offered=offered, writes=writes
+        )
         try:
             after = apply(state, chosen, balance=balance)
         except IllegalMove as exc:  # pragma: no cover - refusal() said it was legal
@@ -481,19 +526,22 @@ def round_apply_move(
         after = _ai_turns(after, human, {int(k): v for k, v in rnd.ai_levels.items()})
         if after.phase is Phase.SETTLED:
             entries += _settle(rnd, rnd.seat, wallet, after)
+            writes.update(rnd.seat, ("shoe",))
+        if entries:
+            writes.insert(*entries)
+            writes.update(wallet, ("balance",))
         if line is not None:
             rnd.review = [*rnd.review, line]
         rnd.state = to_json(after)
         rnd.shown_from = len(state.events)
         rnd.seq = seq + 1
         # Written only if still at ``seq``: without row locks (SQLite), a race's loser is stale.
-        if update_row(rnd, _MOVE_WRITES, seq=seq) != 1:  # pragma: no cover - a race
+        # Last, so that what the writes' send counts is the round's row.
+        writes.update(rnd, _MOVE_WRITES, seq=seq)
+        if writes.send() != 1:  # pragma: no cover - a race
             transaction.set_rollback(True)
             fresh = Round.objects.select_related("seat__table").get(pk=rnd.pk)
             return MoveResult(fresh, stale=True)
-        if entries:
-            LedgerEntry.objects.bulk_create(entries)
-            update_row(wallet, ("balance",))
         return MoveResult(rnd, state=after, balance=wallet.balance)
 
 

@@ -112,9 +112,12 @@ class Env:
             # A database host that does not answer: fail in seconds (a 503), not minutes.
             config.setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
             # Parameters bound by the server, not quoted into the SQL in Python (a round's
-            # state is kilobytes of JSON), and statements repeated on a connection prepared
-            # once (psycopg's own threshold): 4 % of a table move's CPU (issue 17).
+            # state is kilobytes of JSON): 4 % of a table move's CPU (issue 17).
             config["OPTIONS"]["server_side_binding"] = True
+            # A statement run a fifth time on a connection is prepared (psycopg's default
+            # threshold, which Django turns off for the sake of transaction poolers; we have
+            # none): PostgreSQL parses and plans it once, not on every move.
+            config["OPTIONS"].setdefault("prepare_threshold", 5)
         return config
 
     def redis_url(self) -> str | None:

@@ -87,14 +87,20 @@ def test_concurrent_deals_never_spend_twice(learner, tables, rig):
     assert balance == Decimal(1000) - Decimal(1000) + dealt[0].paid
 
 
-def test_double_clicked_deal_deals_one_round(learner, tables, rig):
+@pytest.mark.parametrize("opened", [False, True], ids=["first deal", "wallet opened"])
+def test_double_clicked_deal_deals_one_round(learner, tables, rig, opened):
     # A hand left to play: a deal settled at once (a blackjack) would rightly let the next one in.
     rig(learner, tables["scribes"], boxes=["10s 6d"], dealer="9h 7c")
+    if opened:  # the seat and the wallet read in one statement (game.locked.seat_for_deal)
+        services.wallet_get_or_create(user=learner)
     jobs = [
         (lambda: services.round_deal(user=learner, table=tables["scribes"], bets={0: 100}))
         for _ in range(4)
     ]
     results = run_together(jobs)
     assert sum(isinstance(r, Round) for r in results) == 1, results
+    refused = [r for r in results if not isinstance(r, Round)]
+    assert all(isinstance(r, services.PlayError) for r in refused), results
+    assert {r.code for r in refused} == {"round_in_play"}
     assert LedgerEntry.objects.filter(kind="bet").count() == 1
     assert_books(learner)

@@ -1,4 +1,5 @@
-"""The rows a move locks, read by written-out statements (game/locked.py), are the ORM's."""
+"""The rows a deal or a move locks, read by written-out statements (game/locked.py), are the
+ORM's."""
 
 from __future__ import annotations
 
@@ -23,8 +24,9 @@ def _fields(obj, *, leave_out=()):
 def test_the_locked_round_is_the_orms_round_seat_and_table(learner, tables, rig):
     rnd = deal_rigged(learner, tables, rig, boxes=["10s 6d"], dealer="10h 7c")
     with transaction.atomic():
-        mine = locked.round_for_move(round_id=rnd.pk, user_id=learner.pk)
+        mine, wallet = locked.round_for_move(round_id=rnd.pk, user_id=learner.pk)
     orm = Round.objects.select_related("seat__table").get(pk=rnd.pk)
+    assert _fields(wallet) == _fields(Wallet.objects.get(user=learner))
     assert _fields(mine) == _fields(orm)
     assert _fields(mine.seat, leave_out=("shoe",)) == _fields(orm.seat, leave_out=("shoe",))
     assert _fields(mine.seat.table) == _fields(orm.seat.table)
@@ -43,6 +45,27 @@ def test_another_users_round_is_not_found(learner, other, tables, rig):
     for missing in (rnd.pk + 1000, 10**21, -(10**21)):  # the last two fit no id column
         with transaction.atomic(), pytest.raises(Round.DoesNotExist):
             locked.round_for_move(round_id=missing, user_id=learner.pk)
+
+
+def test_the_deals_seat_and_wallet_are_the_orms(learner, tables, rig):
+    table = tables["scribes"]
+    with transaction.atomic():
+        assert locked.seat_for_deal(user_id=learner.pk, table=table) is None  # none yet
+    rnd = deal_rigged(learner, tables, rig, boxes=["10s 6d"], dealer="10h 7c")
+    with transaction.atomic():
+        found = locked.seat_for_deal(user_id=learner.pk, table=table)
+    assert found is not None
+    seat, wallet, in_play = found
+    assert _fields(seat) == _fields(Seat.objects.get(pk=rnd.seat_id))  # the shoe too
+    assert seat.table is table and not seat.get_deferred_fields()
+    assert _fields(wallet) == _fields(Wallet.objects.get(user=learner))
+    assert in_play
+    Round.objects.filter(pk=rnd.pk).update(status=Round.Status.SETTLED)
+    with transaction.atomic():
+        found = locked.seat_for_deal(user_id=learner.pk, table=table)
+    assert found is not None and found[2] is False
+    with transaction.atomic():  # another table's seat is not this one
+        assert locked.seat_for_deal(user_id=learner.pk, table=tables["pharaohs"]) is None
 
 
 def test_the_locked_wallet_is_the_orms(learner):

@@ -45,13 +45,18 @@ def test_a_deal_shows_the_round_without_reading_what_it_wrote(logged_in, learner
         response = logged_in.post(en("game:deal", "scribes"), {"bet_0": "100"}, **HTMX)
     assert response.status_code == 200
     assert f'hx-post="{move_url(Round.objects.get())}"' in response.content.decode()
-    # Each row once: the seat and the wallet under their locks, the round in play looked for;
+    # One read: the seat and the wallet under their locks, and whether a round is in play;
     # the table is kept, and nothing the deal wrote is read back for the response.
     queries = ctx.captured_queries
-    assert len(_tables_read(queries, "game_seat")) == 1
-    assert len(_tables_read(queries, "game_wallet")) == 1
-    assert len(_tables_read(queries, "game_round")) == 1
+    reads = _tables_read(queries, "game_seat", "game_wallet", "game_round")
+    assert len(reads) == 1
+    assert all(f'"{name}"' in reads[0] for name in ("game_seat", "game_wallet", "game_round"))
     assert _tables_read(queries, "game_table") == []
+    # Then the round (its id is the ledger's), and the rest of the writes together.
+    writes = [q["sql"] for q in queries if q["sql"].startswith(("INSERT", "UPDATE", "WITH"))]
+    assert writes[0].startswith('INSERT INTO "game_round"')
+    if connection.vendor == "postgresql":
+        assert len(writes) == 2 and writes[1].startswith("WITH ")
 
 
 def test_repeating_the_last_bets_still_reads_them(logged_in, learner, tables, rig):
@@ -73,17 +78,27 @@ def test_a_move_reads_its_round_once_in_or_out_of_coach_mode(logged_in, learner,
             response = logged_in.post(move_url(rnd), {"move": "double", "seq": seq}, **HTMX)
         assert response.status_code == 200
         assert ("Wait: the cost of Double" in response.content.decode()) is coach
-        assert len(_tables_read(ctx.captured_queries, "game_round")) == 1
-        assert _tables_read(ctx.captured_queries, "game_seat", "game_table") == []
-        writes = [q for q in ctx.captured_queries if q["sql"].startswith(("INSERT", "UPDATE"))]
+        # One read: the round with its seat, its table and the wallet, all locked.
+        reads = _tables_read(ctx.captured_queries, "game_round", "game_seat", "game_wallet")
+        assert len(reads) == 1
+        assert all(f'"{name}"' in reads[0] for name in ("game_seat", "game_wallet"))
+        writes = [
+            q["sql"]
+            for q in ctx.captured_queries
+            if q["sql"].startswith(("INSERT", "UPDATE", "DELETE", "WITH"))
+        ]
         assert (writes == []) is coach  # held: nothing written
+        if not coach and connection.vendor == "postgresql":
+            # The decision, its Leitner box, the ledger, the wallet and the round: one statement.
+            assert len(writes) == 1 and writes[0].startswith("WITH ")
+            assert all(f'"{t}"' in writes[0] for t in ("trainer_decision", "game_ledgerentry"))
 
 
 def test_a_deal_with_the_last_bets_leaves_the_seat_row_alone(logged_in, learner, tables, rig):
     def deal() -> list[str]:
         with CaptureQueriesContext(connection) as ctx:
             logged_in.post(en("game:deal", "scribes"), {"bet_0": "100", "ai_2": "hard"}, **HTMX)
-        return [q["sql"] for q in ctx.captured_queries if q["sql"].startswith('UPDATE "game_seat"')]
+        return [q["sql"] for q in ctx.captured_queries if 'UPDATE "game_seat"' in q["sql"]]
 
     rig(learner, tables["scribes"], boxes=["10s 6d", "9c 9d"], dealer="10h 7c", rest="5c")
     assert len(deal()) == 1  # the first deal writes its bets and seat-mate

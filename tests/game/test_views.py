@@ -298,7 +298,11 @@ def test_moves_cost_a_constant_number_of_queries(logged_in, learner, tables, rig
     assert len(set(counts)) == 1, counts
     with CaptureQueriesContext(connection) as ctx:  # the last move also settles: a loss
         logged_in.post(move_url(rnd), {"move": "stand", "seq": 4}, **HTMX)
-    assert len(ctx.captured_queries) == counts[0] + 1  # the shoe goes back to the seat
+    # The shoe goes back to the seat (a write of its own on SQLite, part of the one on
+    # PostgreSQL); the miss's Leitner box is one statement, a right answer's two on SQLite.
+    writes = [q["sql"] for q in ctx.captured_queries if q["sql"].startswith(("UPDATE", "WITH"))]
+    assert any('"game_seat"' in sql for sql in writes)
+    assert len(ctx.captured_queries) <= counts[0] + 1
 
 
 def test_a_move_stays_under_the_query_budget(
