@@ -8,12 +8,16 @@
   in this process, so that a move costs no query and no computation for it.
 * The EVs of the learner's options come from the precomputed two-card analyses
   (:func:`computed.selectors.tables_get`) where the hand is one of them, from
-  :func:`blackjack.ev.analyze` otherwise (hands of three cards or more, split hands).  Like
-  the drills and the chart they are taken from a full shoe less the hand and the up card.
+  :func:`blackjack.ev.analyze` otherwise (hands of three cards or more, split hands), whose
+  answers this process keeps (the same few hundred hands come back all the time).  Like the
+  drills and the chart they are taken from a full shoe less the hand and the up card.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from functools import lru_cache
+from types import MappingProxyType
 from typing import Final
 
 from blackjack import (
@@ -108,17 +112,27 @@ def decision_ev(state: RoundState, legal: frozenset[Move]) -> dict[Move, float] 
     pair = len(hand.cards) == 2 and is_pair(hand.cards, rules)
     if state.phase is Phase.INSURANCE:
         return insurance_options(rules, points)  # even money too, holding a blackjack
-    ev: dict[Move, float] | None = None
+    ev: Mapping[Move, float] | None = None
     if len(points) == 2 and hands == 1 and not hand.from_split:
         tables = tables_get(rules)
         stored = tables.lookup(points, up, pair=pair) if tables is not None else None
         if stored is not None and legal <= stored[0].keys():
             ev = stored[0]
     if ev is None:
-        try:
-            ev = analyze(
-                rules, points, up, split_hands=hands, from_split=hand.from_split, pair=pair
-            ).ev
-        except ValueError:  # a bust hand: nothing to decide
+        ev = _analyzed(rules, tuple(points), up, hands, hand.from_split, pair)
+        if ev is None:  # a bust hand: nothing to decide
             return None
     return {m: v for m, v in ev.items() if m in legal}
+
+
+# A move's hand of three cards or more costs analyze() milliseconds; 8,192 answers of a few
+# options each are a few MB.
+@lru_cache(maxsize=8192)
+def _analyzed(
+    rules: Rules, points: tuple[int, ...], up: int, hands: int, from_split: bool, pair: bool
+) -> Mapping[Move, float] | None:
+    try:
+        ev = analyze(rules, points, up, split_hands=hands, from_split=from_split, pair=pair).ev
+    except ValueError:
+        return None
+    return MappingProxyType(ev)

@@ -75,6 +75,20 @@ def test_longer_hands_are_analysed_from_a_full_shoe(tables):
     assert ev == {m: expected[m] for m in legal}
 
 
+def test_a_longer_hand_is_analysed_once_per_process(tables, monkeypatch):
+    ai._analyzed.cache_clear()
+    calls = []
+    monkeypatch.setattr(ai, "analyze", lambda *a, **k: calls.append(a) or analyze(*a, **k))
+    state = _state(["10s 3d"], "10h 7c", ("hit",))  # 10 3 2 against a ten
+    first = ai.decision_ev(state, frozenset({Move.HIT, Move.STAND}))
+    again = ai.decision_ev(state, frozenset({Move.STAND}))  # the kept answer, filtered anew
+    assert len(calls) == 1 and first is not None and again == {Move.STAND: first[Move.STAND]}
+    first[Move.HIT] = 9.0  # the caller's own dict: the kept answer is untouched
+    assert ai.decision_ev(state, frozenset({Move.HIT}))[Move.HIT] != 9.0
+    other = _state(["10s 2d"], "10h 7c", ("hit",))  # 10 2 2: another hand, computed
+    assert ai.decision_ev(other, frozenset({Move.HIT})) is not None and len(calls) == 2
+
+
 @pytest.mark.parametrize(
     ("hand", "up", "legal", "move"),
     [
