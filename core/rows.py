@@ -105,11 +105,14 @@ def insert_statement(
 ) -> tuple[str, list[Any]]:
     """The INSERT of the new rows ``objs`` (one model), with the values ``save()`` writes:
     each field's ``pre_save``, then its ``get_db_prep_save`` (``auto_now_add`` and JSON
-    included); ``returning`` reads the new ids back."""
+    included); ``returning`` reads the new ids back.  Rows whose ids are set already (taken
+    from the table's sequence) are inserted with them."""
     model = type(objs[0])
     meta = model._meta
-    fields = [f for f in meta.concrete_fields if not f.primary_key]
-    key = ("insert", model, len(objs), returning, connection.alias)
+    with_ids = objs[0].pk is not None
+    assert all((obj.pk is not None) is with_ids for obj in objs)
+    fields = [f for f in meta.concrete_fields if with_ids or not f.primary_key]
+    key = ("insert", model, len(objs), returning, with_ids, connection.alias)
     sql = _STATEMENTS.get(key)
     if sql is None:
         quote = connection.ops.quote_name

@@ -53,7 +53,8 @@ class Writes:
         self._params.append(list(params))
 
     def insert(self, *objs: models.Model) -> None:
-        """New rows of one model; their ids are not read back (they stay ``None``)."""
+        """New rows of one model; their ids are not read back (they stay ``None``, unless
+        they were set: taken from the table's sequence beforehand)."""
         if not objs:
             return
         model = type(objs[0])

@@ -10,6 +10,7 @@ Without ``SELECT ... FOR UPDATE`` (SQLite) the statements take no row locks, as 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 
 from django.db import connection, connections
@@ -53,11 +54,18 @@ def _round_sql(alias: str) -> str:
 @cache
 def _seat_sql(alias: str) -> str:
     db = connections[alias]
-    playing = (
-        f"EXISTS (SELECT 1 FROM {_table(alias, Round)} p WHERE p.seat_id = s.id AND p.status = %s)"
+    rounds = _table(alias, Round)
+    playing = f"EXISTS (SELECT 1 FROM {rounds} p WHERE p.seat_id = s.id AND p.status = %s)"
+    # PostgreSQL: the next round's id too, so that the round is written with the rest of the
+    # deal's writes (core.writes) instead of alone to read its id back.  A deal refused burns
+    # an id: ids have gaps anyway (a rolled-back insert burns one too).
+    next_id = (
+        f"nextval(pg_get_serial_sequence('{Round._meta.db_table}', 'id'))"
+        if db.vendor == "postgresql"
+        else "NULL"
     )
     return (
-        f"SELECT {_SEAT_WHOLE.sql(db)}, {_WALLET.sql(db)}, {playing}"
+        f"SELECT {_SEAT_WHOLE.sql(db)}, {_WALLET.sql(db)}, {playing}, {next_id}"
         f" FROM {_table(alias, Seat)} s JOIN {_table(alias, Wallet)} w ON w.user_id = s.user_id"
         f" WHERE s.user_id = %s AND s.table_id = %s{_lock(alias, 's, w')}"
     )
@@ -94,9 +102,17 @@ def round_for_move(*, round_id: int, user_id: int) -> tuple[Round, Wallet]:
     return rnd, _WALLET.build(connection, row[w:])
 
 
-def seat_for_deal(*, user_id: int, table: Table) -> tuple[Seat, Wallet, bool] | None:
-    """The user's seat at ``table`` and the user's wallet, both rows locked, and whether a
-    round is in play at the seat; ``None`` until both exist.
+@dataclass(frozen=True, slots=True)
+class DealRows:
+    seat: Seat
+    wallet: Wallet
+    in_play: bool  # a round is in play at the seat
+    round_id: int | None  # the id the deal's round takes (PostgreSQL), else None: read back
+
+
+def seat_for_deal(*, user_id: int, table: Table) -> DealRows | None:
+    """The user's seat at ``table`` and the user's wallet, both rows locked, whether a round
+    is in play at the seat, and (PostgreSQL) the next round's id; ``None`` until both exist.
 
     Read in one statement, so "in play" is what the database held when the statement began:
     a deal that waited for another's lock on the seat does not see the round that one made.
@@ -111,7 +127,7 @@ def seat_for_deal(*, user_id: int, table: Table) -> tuple[Seat, Wallet, bool] | 
     s = len(_SEAT_WHOLE.fields)
     seat = _SEAT_WHOLE.build(connection, row[:s])
     seat.table = table
-    return seat, _WALLET.build(connection, row[s:-1]), bool(row[-1])
+    return DealRows(seat, _WALLET.build(connection, row[s:-2]), bool(row[-2]), row[-1])
 
 
 def wallet_for_update(*, user_id: int) -> Wallet | None:

@@ -342,15 +342,15 @@ def round_deal_result(
         raise
 
 
-def _seat_and_wallet(user: User, table: Table) -> tuple[Seat, Wallet, bool]:
-    """The seat and the wallet, locked (made on the user's first deal there), and whether a
-    round is in play at the seat."""
+def _seat_and_wallet(user: User, table: Table) -> locked.DealRows:
+    """The seat and the wallet, locked (made on the user's first deal there), whether a
+    round is in play at the seat, and the new round's id if it is known beforehand."""
     found = locked.seat_for_deal(user_id=user.pk, table=table)
     if found is not None:
         return found
     seat = seat_get_or_create(user=user, table=table, lock=True)
     in_play = Round.objects.filter(seat=seat, status=Round.Status.PLAYING).exists()
-    return seat, _wallet_locked(user), in_play
+    return locked.DealRows(seat, _wallet_locked(user), in_play, round_id=None)
 
 
 def _deal(
@@ -362,8 +362,9 @@ def _deal(
     rng: Random | None,
 ) -> MoveResult:
     with transaction.atomic():
-        seat, wallet, in_play = _seat_and_wallet(user, table)
-        if in_play:
+        rows = _seat_and_wallet(user, table)
+        seat, wallet = rows.seat, rows.wallet
+        if rows.in_play:
             raise PlayError(ROUND_IN_PLAY, "round_in_play")
         _check_bets(table, bets, wallet.balance)
         rules = rules_of(seat)
@@ -399,7 +400,11 @@ def _deal(
         if changed:  # one UPDATE of the row: two would be one too many for core.writes
             writes.update(seat, changed)
         rnd.state = to_json(state)
-        insert_row(rnd)  # its id first: the ledger's entries point at it
+        if rows.round_id is not None:  # its id known: written with the rest
+            rnd.pk = rows.round_id
+            writes.insert(rnd)
+        else:
+            insert_row(rnd)  # its id read back first: the ledger's entries point at it
         for e in entries:
             e.round = rnd
         writes.insert(*entries)

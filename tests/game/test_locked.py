@@ -4,7 +4,7 @@ ORM's."""
 from __future__ import annotations
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 
 from game import locked, services
 from game.models import Round, Seat, Wallet
@@ -55,15 +55,19 @@ def test_the_deals_seat_and_wallet_are_the_orms(learner, tables, rig):
     with transaction.atomic():
         found = locked.seat_for_deal(user_id=learner.pk, table=table)
     assert found is not None
-    seat, wallet, in_play = found
+    seat = found.seat
     assert _fields(seat) == _fields(Seat.objects.get(pk=rnd.seat_id))  # the shoe too
     assert seat.table is table and not seat.get_deferred_fields()
-    assert _fields(wallet) == _fields(Wallet.objects.get(user=learner))
-    assert in_play
+    assert _fields(found.wallet) == _fields(Wallet.objects.get(user=learner))
+    assert found.in_play
+    if connection.vendor == "postgresql":  # the next round's id, from the table's sequence
+        assert isinstance(found.round_id, int) and found.round_id > rnd.pk
+    else:  # read back from the round's INSERT
+        assert found.round_id is None
     Round.objects.filter(pk=rnd.pk).update(status=Round.Status.SETTLED)
     with transaction.atomic():
         found = locked.seat_for_deal(user_id=learner.pk, table=table)
-    assert found is not None and found[2] is False
+    assert found is not None and found.in_play is False
     with transaction.atomic():  # another table's seat is not this one
         assert locked.seat_for_deal(user_id=learner.pk, table=tables["pharaohs"]) is None
 
