@@ -115,8 +115,9 @@ class Env:
             # state is kilobytes of JSON): 4 % of a table move's CPU (issue 17).
             config["OPTIONS"]["server_side_binding"] = True
             # A statement run a fifth time on a connection is prepared (psycopg's default
-            # threshold, which Django turns off for the sake of transaction poolers; we have
-            # none): PostgreSQL parses and plans it once, not on every move.
+            # threshold, which Django turns off for the sake of transaction poolers: a pooler
+            # in front must keep prepared statements, README): PostgreSQL parses and plans it
+            # once, not on every move.
             config["OPTIONS"].setdefault("prepare_threshold", 5)
         return config
 
