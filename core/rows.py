@@ -169,15 +169,3 @@ def insert_row(obj: models.Model) -> None:
     assert row is not None
     obj.pk = row[0]
     saved(obj, connection)
-
-
-def update_row(obj: models.Model, names: Sequence[str], **where: Any) -> int:
-    """``UPDATE`` the ``names`` fields of ``obj``'s row (:func:`update_statement`) without
-    compiling the statement on every call; returns how many rows changed.  Like a queryset's
-    ``update()``, it sends no signal: for models that have none."""
-    connection = connections[router.db_for_write(type(obj))]
-    sql, params = update_statement(obj, names, connection, **where)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        changed: int = cursor.rowcount
-    return changed

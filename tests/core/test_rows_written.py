@@ -1,5 +1,6 @@
-"""Rows written by statements written out once (core.rows.insert_row / update_row) are the
-rows the ORM's save() writes: every field's value, type and default (auto_now_add, JSON)."""
+"""Rows written by statements written out once (core.rows.insert_row, and core.rows'
+update_statement sent by core.writes.Writes) are the rows the ORM's save() writes: every
+field's value, type and default (auto_now_add, JSON)."""
 
 from decimal import Decimal
 
@@ -7,7 +8,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from core.rows import insert_row, update_row
+from core.rows import insert_row
+from core.writes import Writes
 from decisions.models import Decision
 from game import services
 from game.models import Wallet
@@ -45,6 +47,12 @@ def test_an_inserted_row_is_the_orms():
     assert abs((mine.pop("created_at") - orm.pop("created_at")).total_seconds()) < 5
     assert mine == orm
     assert written.created_at is not None  # set on the object too, as save() sets it
+
+
+def update_row(obj, names, **where):
+    writes = Writes()
+    writes.update(obj, names, **where)
+    return writes.send()
 
 
 def test_an_update_changes_the_named_fields_where_asked():
