@@ -74,7 +74,9 @@ class Card:
     @property
     def code(self) -> str:
         """Compact ASCII form used in JSON: ``"As"``, ``"10d"``."""
-        return f"{self.rank}{self.suit.value}"
+        # The suit is a StrEnum: adding it gives a plain str without the enum's slow ``.value``
+        # (a stored round writes its shoe's three hundred codes on every move).
+        return self.rank + self.suit
 
     @property
     def name(self) -> str:

@@ -17,6 +17,7 @@ import json
 from dataclasses import asdict, dataclass, fields
 from enum import StrEnum
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 
@@ -102,15 +103,21 @@ class Rules:
     # --- serialization and cache keys -------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["blackjack_pays"] = f"{self.blackjack_pays.numerator}:{self.blackjack_pays.denominator}"
-        for f in ("peek", "double_on", "surrender", "pairs_by"):
-            d[f] = str(d[f])
-        return d
+        # Every stored round writes its rules and reads them back on each move: the few rule
+        # sets in use are converted once per process (a copy each time: the caller may edit it).
+        return dict(_to_dict(self))
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:
         """Inverse of :meth:`to_dict`; unknown keys are refused, missing ones take defaults."""
+        # Read once per rule set and process, like to_dict.
+        try:
+            return _from_items(tuple(sorted(data.items())))
+        except TypeError:  # a value that cannot be a cache key (a list): refused uncached
+            return cls._from_dict(data)
+
+    @classmethod
+    def _from_dict(cls, data: dict[str, Any]) -> Rules:
         names = {f.name for f in fields(cls)}
         unknown = set(data) - names
         if unknown:
@@ -123,12 +130,31 @@ class Rules:
 
     def key(self) -> str:
         """A short stable digest naming this rule set, for caches and stored tables."""
-        blob = json.dumps(self.to_dict(), sort_keys=True).encode()
-        return hashlib.sha256(blob).hexdigest()[:16]
+        return _key(self)
 
     def preset_name(self) -> str | None:
         """The preset this rule set is, if any."""
         return next((name for name, r in PRESETS.items() if r == self), None)
+
+
+@lru_cache(maxsize=256)
+def _to_dict(rules: Rules) -> dict[str, Any]:
+    d = asdict(rules)
+    d["blackjack_pays"] = f"{rules.blackjack_pays.numerator}:{rules.blackjack_pays.denominator}"
+    for f in ("peek", "double_on", "surrender", "pairs_by"):
+        d[f] = str(d[f])
+    return d
+
+
+@lru_cache(maxsize=256)
+def _from_items(items: tuple[tuple[str, Any], ...]) -> Rules:
+    return Rules._from_dict(dict(items))
+
+
+@lru_cache(maxsize=256)
+def _key(rules: Rules) -> str:
+    blob = json.dumps(_to_dict(rules), sort_keys=True).encode()
+    return hashlib.sha256(blob).hexdigest()[:16]
 
 
 # The options whose values are enum members (see Rules.__post_init__).
