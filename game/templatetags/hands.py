@@ -74,9 +74,8 @@ def hands(view: RoundView) -> SafeString:
     dealer = gettext("Dealer")
     hidden = ""
     if view.dealer_hidden:
-        hidden = (
-            f'<span class="pcard back" role="img" aria-label="{gettext("face-down card")}"></span>'
-        )
+        back = gettext("face-down card")
+        hidden = f'<span class="pcard back" role="img" aria-label="{back}"></span>'
     words = (gettext("Box %(n)s"), gettext("AI"), gettext("You"), gettext("Insured: %(amount)s"))
     boxes = "".join(_box(b, *words) for b in view.boxes)
     return mark_safe(

@@ -41,9 +41,10 @@ def move_buttons(view: RoundView, seat: Any, offer_amount: str) -> SafeString:
         else:
             legend = gettext("Box %(n)s: insurance?") % n
             yes = gettext("Insure (half the bet: %(cost)s)") % {"cost": escape(offer_amount)}
+        no = gettext("No")  # (xgettext does not read inside f-strings' braces)
         buttons = (
             f"\n        {_button('insure', 'y', yes, legal)}"
-            f"\n        {_button('decline', 'n', gettext('No'), legal)}\n      "
+            f"\n        {_button('decline', 'n', no, legal)}\n      "
         )
         opening = '<fieldset tabindex="-1" data-question>'
     else:
@@ -51,11 +52,13 @@ def move_buttons(view: RoundView, seat: Any, offer_amount: str) -> SafeString:
         surrender = ""
         if seat.rules["surrender"] != "none":
             surrender = _button("surrender", "r", gettext("Surrender"), legal)
+        hit, stand = gettext("Hit"), gettext("Stand")
+        double, split = gettext("Double"), gettext("Split")
         buttons = (
-            f"\n        {_button('hit', 'h', gettext('Hit'), legal)}"
-            f"\n        {_button('stand', 's', gettext('Stand'), legal)}"
-            f"\n        {_button('double', 'd', gettext('Double'), legal)}"
-            f"\n        {_button('split', 'p', gettext('Split'), legal)}"
+            f"\n        {_button('hit', 'h', hit, legal)}"
+            f"\n        {_button('stand', 's', stand, legal)}"
+            f"\n        {_button('double', 'd', double, legal)}"
+            f"\n        {_button('split', 'p', split, legal)}"
             f"\n        {surrender}\n      "
         )
         opening = "<fieldset>"

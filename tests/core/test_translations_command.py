@@ -37,3 +37,26 @@ def test_check_fails_on_untranslated_or_fuzzy(tmp_path, settings, msgstr, fuzzy)
 
 def test_the_project_catalogues_are_complete():
     call_command("translations", "check")
+
+
+def test_no_message_is_marked_inside_an_f_string():
+    """xgettext does not read inside an f-string's braces: a ``gettext("…")`` there never
+    reaches the catalogues, and ``make messages`` would drop its translation."""
+    import io
+    import re
+    import tokenize
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    apps = ("accounts", "articles", "classroom", "computed", "core", "decisions", "game",
+            "privacy", "trainer", "config")  # fmt: skip
+    marked = re.compile(r"\{[^{}]*\b(?:_|gettext|ngettext|pgettext|npgettext)(?:_lazy)?\(")
+    found = []
+    for app in apps:
+        for path in (root / app).rglob("*.py"):
+            tokens = tokenize.generate_tokens(io.StringIO(path.read_text()).readline)
+            for token in tokens:
+                prefix = token.string[:2].lower().rstrip("'\"")
+                if token.type == tokenize.STRING and "f" in prefix and marked.search(token.string):
+                    found.append(f"{path.relative_to(root)}:{token.start[0]}")
+    assert not found, found

@@ -32,7 +32,8 @@ def row_label(kind: str, row: int) -> str:
 @register.simple_tag
 def heat_rows(kind: str, rows: list[tuple[int, list[Any]]]) -> SafeString:
     """The ``<tr>`` rows of one heat-map table."""
-    not_seen = f'<span class="visually-hidden">{escape(gettext("not seen"))}</span>'
+    words = escape(gettext("not seen"))
+    not_seen = f'<span class="visually-hidden">{words}</span>'
     out = []
     for row, cells in rows:
         tds = []

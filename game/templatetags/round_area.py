@@ -1,0 +1,374 @@
+"""``{% round_area %}``: the table's play area (``#round``) built in Python, the markup the
+``round`` partial's template made, byte for byte (issue 17).  Every deal and move answers with
+this area; its template cost a quarter of such a request (about 200 nodes: the ``if`` and
+``translate`` nodes, three URLs, the review's loop).
+
+The translated words are inserted as ``{% translate %}`` and ``{% blocktranslate %}`` inserted
+them (the catalogue's text as it is); every value is escaped as a template variable was
+(``conditional_escape``), and the CSRF token is the one the page's context carries, as
+``{% csrf_token %}`` writes it.  ``tests/game/test_round_markup.py`` keeps the old template,
+renders both with the same context for rounds in many states, and compares.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.template.context import Context
+from django.urls import reverse
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext, ngettext, pgettext
+
+from game.presenters import CoachWarning, ReviewLine, RoundView
+from game.templatetags.betting import bet_boxes, chip_rack
+from game.templatetags.hands import hands
+from game.templatetags.moves import move_buttons
+from game.templatetags.table import card
+
+register = template.Library()
+
+
+def _esc(value: object) -> str:
+    """A value as ``{{ value }}`` writes it (the templates here hold text and small ints)."""
+    return conditional_escape(value if isinstance(value, str) else str(value))
+
+
+def _csrf(context: Context) -> str:
+    """What ``{% csrf_token %}`` writes."""
+    token = context.get("csrf_token")
+    if not token:
+        return ""
+    if token == "NOTPROVIDED":
+        return ""
+    return format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', token)
+
+
+def _coach(coach: CoachWarning) -> str:
+    best_word, chosen_word = gettext("best"), gettext("your choice")
+    rows = "".join(
+        "\n          "
+        f'<tr class="{"best" if o.best else ""}{" chosen" if o.chosen else ""}">'
+        f'<th scope="row">{_esc(o.name)}</th><td>{_esc(o.ev)}</td><td>'
+        f"{best_word if o.best else chosen_word if o.chosen else ''}"
+        "</td></tr>\n        "
+        for o in coach.options
+    )
+    title = gettext("Wait: the cost of %(move)s is %(cost)s.") % {
+        "move": _esc(coach.move_name),
+        "cost": _esc(coach.cost),
+    }
+    best = gettext("Play %(move)s") % {"move": _esc(coach.best_name)}
+    anyway = gettext("Play %(move)s anyway") % {"move": _esc(coach.move_name)}
+    evs = gettext("Expected value of each option, per bet")
+    return (
+        "\n    \n"
+        '    <div class="coach" role="alert" aria-labelledby="coach-title" tabindex="-1"'
+        " data-coach>\n"
+        f'      <p id="coach-title" class="coach-title">{title}</p>\n'
+        f'      <p id="coach-evs-title" class="coach-evs-title">{evs}</p>\n'
+        '      <table class="coach-evs" aria-labelledby="coach-evs-title">\n'
+        "        <tbody>\n"
+        f"        {rows}\n"
+        "        </tbody>\n"
+        "      </table>\n"
+        '      <input type="hidden" name="confirm" value="1">\n'
+        '      <p class="coach-buttons">\n'
+        f'        <button type="submit" name="move" value="{_esc(coach.best)}"'
+        f' class="button button-gold" data-coach-best>{best}</button>\n'
+        f'        <button type="submit" name="move" value="{_esc(coach.move)}"'
+        f' class="button button-plain">{anyway}</button>\n'
+        "      </p>\n"
+        "    </div>\n"
+        "    "
+    )
+
+
+def _moves(context: Context, view: RoundView) -> str:
+    """The form of the hand in turn: its moves, the hint, coach mode's warning."""
+    url = _esc(reverse("game:move", args=[view.round_id]))
+    hint = f'<p class="hint">{_esc(view.hint)}</p>' if view.hint else ""
+    coach = context.get("coach")
+    return (
+        "\n"
+        f'  <form method="post" action="{url}" class="actions"\n'
+        f'        hx-post="{url}" hx-target="#round" hx-swap="outerHTML"\n'
+        '        hx-sync="this:drop" hx-disabled-elt="find fieldset">\n'
+        f'    {_csrf(context)}<input type="hidden" name="seq" value="{_esc(view.seq)}">\n'
+        f"    {move_buttons(view, context['seat'], context['offer_amount'])}\n"
+        f"    {hint}\n"
+        f"    {_coach(coach) if coach else ''}\n"
+        "  </form>\n"
+        "  "
+    )
+
+
+def _review_line(line: ReviewLine, words: dict[str, str]) -> str:
+    cards = "".join(card(c, small=True) for c in line.cards)
+    note = (
+        f'<span class="review-note">{_esc(line.unaffordable)}</span>' if line.unaffordable else ""
+    )
+    lost = words["none"] if line.correct else _esc(line.ev_lost)
+    return (
+        "\n"
+        f'      <tr class="{"right" if line.correct else "wrong"}">\n'
+        f'        <td data-label="{words["box"]}">{_esc(line.box)}</td>\n'
+        f'        <td class="review-hand" data-label="{words["hand"]}"><span>{cards}'
+        f' <span class="vs">{words["vs"]}</span> {card(line.up, small=True)}</span></td>\n'
+        f'        <td data-label="{words["move"]}">{_esc(line.choice)}</td>\n'
+        f'        <td data-label="{words["best"]}">{_esc(line.best)}{note}</td>\n'
+        f'        <td data-label="{words["lost"]}">{lost}</td>\n'
+        "      </tr>\n"
+        "    "
+    )
+
+
+def review(view: RoundView) -> str:
+    """What the ``game/_review.html`` include wrote: the learner's decisions of the round."""
+    words = {
+        "box": gettext("Box"),
+        "hand": gettext("Hand"),
+        "move": gettext("Your move"),
+        "best": gettext("Best move"),
+        "lost": gettext("EV lost"),
+        "vs": gettext("vs"),
+        "none": pgettext("EV lost", "none"),
+    }
+    rows = "".join(_review_line(line, words) for line in view.review)
+    heading = gettext("Your decisions")
+    return (
+        "\n"
+        '<section class="review" aria-labelledby="review-heading">\n'
+        f'  <h2 id="review-heading">{heading}</h2>\n'
+        '  <table class="stack-table">\n'
+        f'    <thead><tr><th scope="col">{words["box"]}</th><th scope="col">{words["hand"]}</th>'
+        f'<th scope="col">{words["move"]}</th><th scope="col">{words["best"]}</th>'
+        f'<th scope="col">{words["lost"]}</th></tr></thead>\n'
+        "    <tbody>\n"
+        f"    {rows}\n"
+        "    </tbody>\n"
+        "  </table>\n"
+        "</section>\n"
+    )
+
+
+def _result(view: RoundView | None) -> str:
+    """A finished round's net result and review (nothing before the first round)."""
+    if not view:
+        return ""
+    net = ""
+    if view.net_text:
+        won = "won" if view.net > 0 else "lost" if view.net < 0 else ""
+        net = f'<p class="net {won}">{_esc(view.net_text)}</p>'
+    return (
+        "\n"
+        '    <div class="round-result" role="status">\n'
+        f"      {net}\n"
+        "    </div>\n"
+        f"    {review(view) if view.review else ''}\n"
+        "    "
+    )
+
+
+def _top_up(context: Context, csrf: str) -> str:
+    table = context["table"]
+    minimum = gettext(
+        "Your balance is below the smallest bet at the Scribes' table (%(minimum)s)."
+    ) % {"minimum": _esc(context["top_up_minimum"])}
+    amount = {"amount": _esc(context["top_up_text"]), "counter": context["top_up_count"]}
+    button = (
+        ngettext(
+            "Free top-up: %(amount)s deben",
+            "Free top-up: %(amount)s debens",
+            context["top_up_count"],
+        )
+        % amount
+    )
+    return (
+        "\n"
+        f'    <form method="post" action="{_esc(reverse("game:top_up"))}" class="top-up">{csrf}\n'
+        '      <input type="hidden" name="next"'
+        f' value="{_esc(reverse("game:table", args=[table.slug]))}">\n'
+        f"      <p>{minimum}</p>\n"
+        f'      <button type="submit" class="button button-gold">{button}</button>\n'
+        "    </form>\n"
+        "    "
+    )
+
+
+def _bets(context: Context, view: RoundView | None) -> str:
+    """Between rounds: the last result, the top-up, and the betting form."""
+    table = context["table"]
+    csrf = _csrf(context)
+    url = _esc(reverse("game:deal", args=[table.slug]))
+    top_up = _top_up(context, csrf) if context.get("top_up_due") else ""
+    repeat = ""
+    if context.get("has_last_bets"):
+        repeat = (
+            '<button type="submit" name="repeat" value="1" class="button button-plain"'
+            " data-repeat>" + gettext("Repeat last bet") + "</button>"
+        )
+    rack = chip_rack(context["chips"], context["chip_selected"], context["balance"])
+    boxes = bet_boxes(context["bet_boxes"], context["levels"], table.max_bet, context["step"])
+    chip, deal, clear = gettext("Chip"), gettext("Deal"), gettext("Clear bets")
+    return (
+        "\n"
+        f"    {_result(view)}\n"
+        f"    {top_up}\n"
+        f'    <form method="post" action="{url}" class="bets"\n'
+        f'          hx-post="{url}" hx-target="#round" hx-swap="outerHTML"\n'
+        '          hx-sync="this:drop" hx-disabled-elt="find .deal-buttons">\n'
+        f"      {csrf}\n"
+        '      <fieldset class="chip-rack">\n'
+        f"        <legend>{chip}</legend>{rack}</fieldset>\n"
+        f'      <ol class="bet-boxes">{boxes}</ol>\n'
+        '      <div class="deal-buttons">\n'
+        '        <button type="submit" class="button deal-button" data-deal>'
+        f"{deal} <kbd>Enter</kbd></button>\n"
+        '        <button type="reset" class="button button-plain">'
+        f"{clear}</button>\n"
+        f"        {repeat}\n"
+        "      </div>\n"
+        "    </form>\n"
+        "  "
+    )
+
+
+def _log(view: RoundView | None) -> str:
+    if not (view and view.log):
+        return ""
+    lines = "".join(
+        f'<li class="new delay-{_esc(delay)}">{_esc(text)}</li>' for text, delay in view.log
+    )
+    title = gettext("At the table")
+    return (
+        "\n"
+        '  <details class="log-box" open>\n'
+        f'    <summary id="log-title">{title}</summary>\n'
+        "    \n"
+        '    <div class="log-scroll" tabindex="0" role="region" aria-labelledby="log-title">\n'
+        f'      <ol class="log">{lines}</ol>\n'
+        "    </div>\n"
+        "  </details>\n"
+        "  "
+    )
+
+
+def _toggles(context: Context) -> str:
+    """The switches of the chart's hints and (for a signed-in learner) of coach mode."""
+    table, seat = context["table"], context["seat"]
+    csrf = _csrf(context)
+    url = _esc(reverse("game:hints", args=[table.slug]))
+    out = (
+        "\n"
+        f'  <form method="post" action="{url}" class="hints-toggle"\n'
+        f'        hx-post="{url}" hx-target="#round" hx-swap="outerHTML">{csrf}\n'
+        f'    <input type="hidden" name="on" value="{"0" if seat.hints else "1"}">\n'
+        '    <button type="submit" class="button button-plain"'
+        f' aria-pressed="{"true" if seat.hints else "false"}">'
+        + gettext("Show the chart's move")
+        + "</button>\n"
+        "  </form>\n"
+        "  "
+    )
+    user = context.get("user")
+    coach = ""
+    if user is not None and user.is_authenticated:
+        url = _esc(reverse("game:coach", args=[table.slug]))
+        coach = (
+            "\n"
+            f'  <form method="post" action="{url}" class="hints-toggle"\n'
+            f'        hx-post="{url}" hx-target="#round" hx-swap="outerHTML">{csrf}\n'
+            f'    <input type="hidden" name="on" value="{"0" if seat.coach else "1"}">\n'
+            '    <button type="submit" class="button button-plain"'
+            f' aria-pressed="{"true" if seat.coach else "false"}" aria-describedby="coach-help">'
+            + gettext("Coach mode")
+            + "</button>\n"
+            '    <span id="coach-help" class="coach-help">'
+            + gettext("Before a move that costs EV, the table stops and shows every option's EV.")
+            + "</span>\n"
+            "  </form>\n"
+            "  "
+        )
+    return out + coach
+
+
+def round_html(context: Context) -> str:
+    """The whole ``#round`` area from the table page's context."""
+    view: RoundView | None = context.get("view")
+    request: Any = context.get("request")
+    seq = _esc(view.seq) if view and view.seq else ""
+    announce = ""
+    if request is not None and getattr(request, "htmx", False):
+        text = _esc(view.announcement) if view is not None else ""
+        announce = f'<div id="announce" hx-swap-oob="innerHTML">{text}</div>'
+    bets = gettext("Bets: %(low)s – %(high)s") % {
+        "low": _esc(context["min_bet"]),
+        "high": _esc(context["max_bet"]),
+    }
+    counts = ""
+    if context.get("box_counts"):
+        counts = '<p class="box-counts">{}</p>'.format(
+            gettext("Boxes per player: %(counts)s") % {"counts": _esc(context["box_counts"])}
+        )
+    error, notice = context.get("error"), context.get("notice")
+    error_html = (
+        f'<p class="message message-error play-error" role="alert">{_esc(error)}</p>'
+        if error
+        else ""
+    )
+    notice_html = (
+        f'<p class="message play-notice" role="status">{_esc(notice)}</p>' if notice else ""
+    )
+    shuffled = ""
+    if view and view.reshuffled and view.seq == 0:
+        shuffled = (
+            '<p class="message shuffle-notice">'
+            + gettext("The dealer shuffled a fresh shoe before this round.")
+            + "</p>"
+        )
+    if view:
+        felt = f"\n      {hands(view)}\n    "
+    else:
+        empty = gettext("Place your bets to begin.")
+        felt = f'\n      <p class="felt-empty">{empty}</p>\n    '
+    balance, shoe = gettext("Balance:"), gettext("Cards left in the shoe:")
+    play = _moves(context, view) if view and view.playing else _bets(context, view)
+    return (
+        "\n"
+        f'<div id="round" class="play-area" data-seq="{seq}" hx-history="false">\n'
+        f"  {announce}\n"
+        '  <div class="status-bar">\n'
+        f'    <p>{balance} <strong class="balance">'
+        f"{_esc(context['balance_text'])}</strong></p>\n"
+        f'    <p>{shoe} <strong class="shoe-left">'
+        f"{_esc(context['shoe_left'])}</strong></p>\n"
+        f"    <p>{bets}</p>\n"
+        f"    {counts}\n"
+        "  </div>\n"
+        f"  {error_html}\n"
+        f"  {notice_html}\n"
+        f"  {shuffled}\n"
+        "\n"
+        '  <div class="felt">\n'
+        f'    <p class="felt-motto" aria-hidden="true">{_esc(context["rules_line"])}</p>\n'
+        f"    {felt}\n"
+        "  </div>\n"
+        "\n"
+        "\n"
+        f"  {play}\n"
+        f"  {_log(view)}{_toggles(context)}\n"
+        "</div>\n"
+    )
+
+
+@register.simple_tag(takes_context=True)
+def round_area(context: Context) -> SafeString:
+    return mark_safe(round_html(context))
+
+
+@register.simple_tag
+def round_review(view: RoundView) -> SafeString:
+    """A past round's page shows the same review."""
+    return mark_safe(review(view))
