@@ -19,6 +19,7 @@ from django.utils.translation import pgettext
 
 from blackjack import Card, Move
 from core.cardnames import CARD_NAMES
+from core.per_language import per_language
 
 MOVE_LABELS: dict[Move, Promise] = {
     Move.HIT: _("Hit"),
@@ -51,7 +52,12 @@ def signed(value: float | None) -> str:
 
 def fmt(amount: Decimal | int) -> str:
     """Debens as the page shows them: grouped, and without ``.00`` when whole."""
-    value = Decimal(amount)
+    return _fmt(Decimal(amount))
+
+
+@per_language  # a table request formats a dozen amounts, mostly the same few
+def _fmt(value: Decimal) -> str:
+    # 100 and 100.00 are one key: both are shown "100".
     places = 0 if value == value.to_integral_value() else 2
     return number_format(value, decimal_pos=places, use_l10n=True, force_grouping=True)
 
@@ -103,6 +109,11 @@ def rank_label(rank: str) -> str:
 
 def card_view(code: str, *, new: bool = False, delay: int = 0) -> CardView:
     """The view of the card ``code`` (``"As"``, ``"10d"``) in the active language."""
+    return _card_view(code, new, delay)
+
+
+@per_language  # a table request draws some twenty cards: each view is made once, then shared
+def _card_view(code: str, new: bool, delay: int) -> CardView:
     card = Card.parse(code)
     return CardView(
         code=card.code,

@@ -38,6 +38,7 @@ from blackjack import (
 from core.cardnames import CARD_NAMES
 from core.display import MOVE_LABELS, CardView, card_view, fmt, or_list, signed
 from core.numbers import percent
+from core.per_language import per_language
 from core.plurals import plural_count
 from game import ai
 from game.codec import state_from_json, to_decimal
@@ -244,6 +245,11 @@ def _paid(amount: Money) -> str:
 def _event_text(e: SeenEvent, *, hole_card: bool = True) -> str | None:
     """A log line for the event; ``hole_card``: the table's dealer takes a second card face
     down before the players act (at a no-hole-card table the second card comes after them)."""
+    return _event_line(e, hole_card)
+
+
+@per_language  # a round's log is re-read on every move: each line is worded once per language
+def _event_line(e: SeenEvent, hole_card: bool) -> str | None:
     kind = e.kind
     box = (e.seat or 0) + 1
     card = str(CARD_NAMES[e.card]) if e.card is not None else ""

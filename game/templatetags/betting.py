@@ -14,10 +14,11 @@ from collections.abc import Iterable, Sequence
 from decimal import Decimal
 
 from django import template
-from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
+from core.escape import esc
+from core.per_language import per_language
 from game.presenters import BetBox, ChipView
 from game.templatetags.table import chip
 
@@ -27,16 +28,23 @@ register = template.Library()
 @register.simple_tag
 def chip_rack(chips: Iterable[ChipView], selected: int | None, balance: Decimal) -> SafeString:
     """The chip rack's radio buttons: the chosen chip checked, those over the balance off."""
+    chips = tuple(chips)
+    return mark_safe(_chip_rack(chips, selected, tuple(c.value > balance for c in chips)))
+
+
+# The rack and the boxes are the same few forms over and over: each written once per language.
+@per_language
+def _chip_rack(chips: tuple[ChipView, ...], selected: int | None, off: tuple[bool, ...]) -> str:
     out = ["\n        "]
-    for c in chips:
+    for c, over in zip(chips, off, strict=True):
         checked = " checked" if c.value == selected else ""
-        disabled = " disabled" if c.value > balance else ""
+        disabled = " disabled" if over else ""
         out.append(
             f'\n        <label class="chip-choice"><input type="radio" name="chip"'
             f' value="{c.value}"{checked}{disabled}>{chip(c.value, c.tier)}</label>\n        '
         )
     out.append("\n      ")
-    return mark_safe("".join(out))
+    return "".join(out)
 
 
 @register.simple_tag
@@ -44,6 +52,13 @@ def bet_boxes(
     boxes: Iterable[BetBox], levels: Sequence[tuple[str, str]], max_bet: int, step: int
 ) -> SafeString:
     """The five boxes: a spot to click, the bet's field and the AI seat-mate's choice."""
+    return mark_safe(_bet_boxes(tuple(boxes), tuple(levels), max_bet, step))
+
+
+@per_language
+def _bet_boxes(
+    boxes: tuple[BetBox, ...], levels: tuple[tuple[str, str], ...], max_bet: int, step: int
+) -> str:
     box_word = gettext("Box %(n)s")
     bet_on = gettext("Bet on box %(n)s")
     ai_on = gettext("AI player on box %(n)s")
@@ -53,8 +68,8 @@ def bet_boxes(
     for box in boxes:
         i, n = box.index, {"n": box.number}
         choices = "".join(
-            f'<option value="{escape(code)}"{" selected" if box.ai_level == code else ""}>'
-            f"{ai} · {escape(name)}</option>"
+            f'<option value="{esc(code)}"{" selected" if box.ai_level == code else ""}>'
+            f"{ai} · {esc(name)}</option>"
             for code, name in levels
         )
         out.append(
@@ -62,7 +77,7 @@ def bet_boxes(
         <li class="bet-box">
           <button type="button" class="bet-spot" data-box="{i}" aria-describedby="bet-{i}-label">{box_word % n}</button>
           <label for="bet-{i}" id="bet-{i}-label">{bet_on % n}</label>
-          <input type="number" id="bet-{i}" name="bet_{i}" min="0" max="{max_bet}" step="{step}" value="{escape(box.bet)}" placeholder="0" inputmode="numeric">
+          <input type="number" id="bet-{i}" name="bet_{i}" min="0" max="{max_bet}" step="{step}" value="{esc(box.bet)}" placeholder="0" inputmode="numeric">
           <label for="ai-{i}">{ai_on % n}</label>
           <select id="ai-{i}" name="ai_{i}">
             <option value="">{empty}</option>
@@ -72,4 +87,4 @@ def bet_boxes(
         """  # noqa: E501  (the lines of the markup as the page has them)
         )
     out.append("\n      ")
-    return mark_safe("".join(out))
+    return "".join(out)

@@ -10,10 +10,11 @@ were; ``tests/game/test_hands_markup.py`` keeps the old template and compares.
 from __future__ import annotations
 
 from django import template
-from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
+from core.escape import esc
+from core.per_language import per_language
 from game.presenters import BoxView, HandView, RoundView
 from game.templatetags.table import card
 
@@ -25,21 +26,18 @@ def _hand(box: BoxView, hand: HandView) -> str:
     if hand.active:
         classes += " active"
     if hand.outcome:
-        classes += f" outcome-{escape(hand.outcome)}"
+        classes += f" outcome-{esc(hand.outcome)}"
     cards = "".join(card(c) for c in hand.cards)
     doubled = " ×2" if hand.doubled else ""
     result = ""
     if hand.outcome:
-        paid = f" · {escape(hand.paid)}" if box.kind == "you" else ""
-        result = (
-            f'<p class="result result-{escape(hand.outcome)}">'
-            f"{escape(hand.outcome_label)}{paid}</p>"
-        )
+        paid = f" · {esc(hand.paid)}" if box.kind == "you" else ""
+        result = f'<p class="result result-{esc(hand.outcome)}">{esc(hand.outcome_label)}{paid}</p>'
     return (
         f'\n    <div class="{classes}">\n'
         f'      <div class="hand-cards">{cards}</div>\n'
-        f'      <p class="hand-meta"><span class="total">{escape(hand.display)}</span>'
-        f' <span class="stake">{escape(hand.bet)}{doubled}</span></p>\n'
+        f'      <p class="hand-meta"><span class="total">{esc(hand.display)}</span>'
+        f' <span class="stake">{esc(hand.bet)}{doubled}</span></p>\n'
         f"      {result}\n"
         "    </div>\n    "
     )
@@ -51,16 +49,16 @@ def _box(box: BoxView, box_word: str, ai: str, you: str, insured: str) -> str:
     current = ' aria-current="true"' if box.active else ""
     badge = ""
     if box.kind == "ai":
-        label = escape(box.level_label)
+        label = esc(box.level_label)
         badge = f'<span class="ai-badge" title="{label}">{ai} · {label}</span>'
     elif box.kind == "you":
         badge = f'<span class="you-badge">{you}</span>'
     hands = "".join(_hand(box, h) for h in box.hands)
     insurance = ""
     if box.insurance:
-        insurance = f'<p class="insured">{insured % {"amount": escape(box.insurance)}}</p>'
+        insurance = f'<p class="insured">{insured % {"amount": esc(box.insurance)}}</p>'
     return (
-        f'\n  <li class="box box-{escape(box.kind)}{active}" aria-label="{name}"{current}>\n'
+        f'\n  <li class="box box-{esc(box.kind)}{active}" aria-label="{name}"{current}>\n'
         f'    <p class="spot-label">{name}\n'
         f"      {badge}</p>\n"
         f"    {hands}\n"
@@ -69,18 +67,23 @@ def _box(box: BoxView, box_word: str, ai: str, you: str, insured: str) -> str:
     )
 
 
+@per_language
+def _words() -> tuple[str, str, tuple[str, str, str, str]]:
+    """The dealer's name, the face-down card's, and the boxes' words (see :func:`_box`)."""
+    boxes = (gettext("Box %(n)s"), gettext("AI"), gettext("You"), gettext("Insured: %(amount)s"))
+    return gettext("Dealer"), gettext("face-down card"), boxes
+
+
 @register.simple_tag
 def hands(view: RoundView) -> SafeString:
-    dealer = gettext("Dealer")
+    dealer, back, words = _words()
     hidden = ""
     if view.dealer_hidden:
-        back = gettext("face-down card")
         hidden = f'<span class="pcard back" role="img" aria-label="{back}"></span>'
-    words = (gettext("Box %(n)s"), gettext("AI"), gettext("You"), gettext("Insured: %(amount)s"))
     boxes = "".join(_box(b, *words) for b in view.boxes)
     return mark_safe(
         f'\n<div class="dealer" aria-label="{dealer}" role="group">\n'
-        f'  <p class="spot-label">{dealer} <span class="total">{escape(view.dealer_display)}'
+        f'  <p class="spot-label">{dealer} <span class="total">{esc(view.dealer_display)}'
         "</span></p>\n"
         '  <div class="hand-cards">\n'
         f"    {''.join(card(c) for c in view.dealer_cards)}\n"

@@ -13,10 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
+from core.escape import esc
+from core.per_language import per_language
 from game.presenters import RoundView
 
 register = template.Library()
@@ -32,15 +33,31 @@ def _button(move: str, key: str, label: str, legal: frozenset[str]) -> str:
 
 @register.simple_tag
 def move_buttons(view: RoundView, seat: Any, offer_amount: str) -> SafeString:
-    n = {"n": escape(view.turn_box)}
-    legal = view.legal
-    if view.insurance:
-        if view.even_money:
+    surrender = seat.rules["surrender"] != "none"
+    return mark_safe(
+        _fieldset(
+            view.turn_box, view.legal, view.insurance, view.even_money, surrender, offer_amount
+        )
+    )
+
+
+@per_language  # the same few fieldsets recur: each is written once per language
+def _fieldset(
+    turn_box: int | None,
+    legal: frozenset[str],
+    insurance: bool,
+    even_money: bool,
+    surrender_offered: bool,
+    offer_amount: str,
+) -> str:
+    n = {"n": esc(turn_box)}
+    if insurance:
+        if even_money:
             legend = gettext("Box %(n)s: even money?") % n
-            yes = gettext("Even money (%(amount)s paid now)") % {"amount": escape(offer_amount)}
+            yes = gettext("Even money (%(amount)s paid now)") % {"amount": esc(offer_amount)}
         else:
             legend = gettext("Box %(n)s: insurance?") % n
-            yes = gettext("Insure (half the bet: %(cost)s)") % {"cost": escape(offer_amount)}
+            yes = gettext("Insure (half the bet: %(cost)s)") % {"cost": esc(offer_amount)}
         no = gettext("No")  # (xgettext does not read inside f-strings' braces)
         buttons = (
             f"\n        {_button('insure', 'y', yes, legal)}"
@@ -50,7 +67,7 @@ def move_buttons(view: RoundView, seat: Any, offer_amount: str) -> SafeString:
     else:
         legend = gettext("Box %(n)s to play") % n
         surrender = ""
-        if seat.rules["surrender"] != "none":
+        if surrender_offered:
             surrender = _button("surrender", "r", gettext("Surrender"), legal)
         hit, stand = gettext("Hit"), gettext("Stand")
         double, split = gettext("Double"), gettext("Split")
@@ -62,6 +79,4 @@ def move_buttons(view: RoundView, seat: Any, offer_amount: str) -> SafeString:
             f"\n        {surrender}\n      "
         )
         opening = "<fieldset>"
-    return mark_safe(
-        f"{opening}\n      <legend>{legend}</legend>\n      {buttons}\n    </fieldset>"
-    )
+    return f"{opening}\n      <legend>{legend}</legend>\n      {buttons}\n    </fieldset>"

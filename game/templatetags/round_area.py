@@ -17,10 +17,12 @@ from typing import Any
 from django import template
 from django.template.context import Context
 from django.urls import reverse
-from django.utils.html import conditional_escape, format_html
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext, ngettext, pgettext
+from django.utils.translation import gettext, gettext_noop, ngettext, pgettext
 
+from core.escape import esc
+from core.per_language import per_language
 from game.presenters import CoachWarning, ReviewLine, RoundView
 from game.templatetags.betting import bet_boxes, chip_rack
 from game.templatetags.hands import hands
@@ -30,9 +32,41 @@ from game.templatetags.table import card
 register = template.Library()
 
 
-def _esc(value: object) -> str:
-    """A value as ``{{ value }}`` writes it (the templates here hold text and small ints)."""
-    return conditional_escape(value if isinstance(value, str) else str(value))
+# The area's fixed words, translated once per language (core.per_language).
+_WORDS = (
+    gettext_noop("best"),
+    gettext_noop("your choice"),
+    gettext_noop("Wait: the cost of %(move)s is %(cost)s."),
+    gettext_noop("Play %(move)s"),
+    gettext_noop("Play %(move)s anyway"),
+    gettext_noop("Expected value of each option, per bet"),
+    gettext_noop("Box"),
+    gettext_noop("Hand"),
+    gettext_noop("Your move"),
+    gettext_noop("Best move"),
+    gettext_noop("EV lost"),
+    gettext_noop("vs"),
+    gettext_noop("Your decisions"),
+    gettext_noop("Repeat last bet"),
+    gettext_noop("Chip"),
+    gettext_noop("Deal"),
+    gettext_noop("Clear bets"),
+    gettext_noop("At the table"),
+    gettext_noop("Show the chart's move"),
+    gettext_noop("Coach mode"),
+    gettext_noop("Before a move that costs EV, the table stops and shows every option's EV."),
+    gettext_noop("Bets: %(low)s – %(high)s"),
+    gettext_noop("Boxes per player: %(counts)s"),
+    gettext_noop("The dealer shuffled a fresh shoe before this round."),
+    gettext_noop("Place your bets to begin."),
+    gettext_noop("Balance:"),
+    gettext_noop("Cards left in the shoe:"),
+)
+
+
+@per_language
+def _words() -> dict[str, str]:
+    return {m: gettext(m) for m in _WORDS}
 
 
 def _csrf(context: Context) -> str:
@@ -46,22 +80,23 @@ def _csrf(context: Context) -> str:
 
 
 def _coach(coach: CoachWarning) -> str:
-    best_word, chosen_word = gettext("best"), gettext("your choice")
+    w = _words()
+    best_word, chosen_word = w["best"], w["your choice"]
     rows = "".join(
         "\n          "
         f'<tr class="{"best" if o.best else ""}{" chosen" if o.chosen else ""}">'
-        f'<th scope="row">{_esc(o.name)}</th><td>{_esc(o.ev)}</td><td>'
+        f'<th scope="row">{esc(o.name)}</th><td>{esc(o.ev)}</td><td>'
         f"{best_word if o.best else chosen_word if o.chosen else ''}"
         "</td></tr>\n        "
         for o in coach.options
     )
-    title = gettext("Wait: the cost of %(move)s is %(cost)s.") % {
-        "move": _esc(coach.move_name),
-        "cost": _esc(coach.cost),
+    title = w["Wait: the cost of %(move)s is %(cost)s."] % {
+        "move": esc(coach.move_name),
+        "cost": esc(coach.cost),
     }
-    best = gettext("Play %(move)s") % {"move": _esc(coach.best_name)}
-    anyway = gettext("Play %(move)s anyway") % {"move": _esc(coach.move_name)}
-    evs = gettext("Expected value of each option, per bet")
+    best = w["Play %(move)s"] % {"move": esc(coach.best_name)}
+    anyway = w["Play %(move)s anyway"] % {"move": esc(coach.move_name)}
+    evs = w["Expected value of each option, per bet"]
     return (
         "\n    \n"
         '    <div class="coach" role="alert" aria-labelledby="coach-title" tabindex="-1"'
@@ -75,9 +110,9 @@ def _coach(coach: CoachWarning) -> str:
         "      </table>\n"
         '      <input type="hidden" name="confirm" value="1">\n'
         '      <p class="coach-buttons">\n'
-        f'        <button type="submit" name="move" value="{_esc(coach.best)}"'
+        f'        <button type="submit" name="move" value="{esc(coach.best)}"'
         f' class="button button-gold" data-coach-best>{best}</button>\n'
-        f'        <button type="submit" name="move" value="{_esc(coach.move)}"'
+        f'        <button type="submit" name="move" value="{esc(coach.move)}"'
         f' class="button button-plain">{anyway}</button>\n'
         "      </p>\n"
         "    </div>\n"
@@ -87,15 +122,15 @@ def _coach(coach: CoachWarning) -> str:
 
 def _moves(context: Context, view: RoundView) -> str:
     """The form of the hand in turn: its moves, the hint, coach mode's warning."""
-    url = _esc(reverse("game:move", args=[view.round_id]))
-    hint = f'<p class="hint">{_esc(view.hint)}</p>' if view.hint else ""
+    url = esc(reverse("game:move", args=[view.round_id]))
+    hint = f'<p class="hint">{esc(view.hint)}</p>' if view.hint else ""
     coach = context.get("coach")
     return (
         "\n"
         f'  <form method="post" action="{url}" class="actions"\n'
         f'        hx-post="{url}" hx-target="#round" hx-swap="outerHTML"\n'
         '        hx-sync="this:drop" hx-disabled-elt="find fieldset">\n'
-        f'    {_csrf(context)}<input type="hidden" name="seq" value="{_esc(view.seq)}">\n'
+        f'    {_csrf(context)}<input type="hidden" name="seq" value="{esc(view.seq)}">\n'
         f"    {move_buttons(view, context['seat'], context['offer_amount'])}\n"
         f"    {hint}\n"
         f"    {_coach(coach) if coach else ''}\n"
@@ -106,18 +141,16 @@ def _moves(context: Context, view: RoundView) -> str:
 
 def _review_line(line: ReviewLine, words: dict[str, str]) -> str:
     cards = "".join(card(c, small=True) for c in line.cards)
-    note = (
-        f'<span class="review-note">{_esc(line.unaffordable)}</span>' if line.unaffordable else ""
-    )
-    lost = words["none"] if line.correct else _esc(line.ev_lost)
+    note = f'<span class="review-note">{esc(line.unaffordable)}</span>' if line.unaffordable else ""
+    lost = words["none"] if line.correct else esc(line.ev_lost)
     return (
         "\n"
         f'      <tr class="{"right" if line.correct else "wrong"}">\n'
-        f'        <td data-label="{words["box"]}">{_esc(line.box)}</td>\n'
+        f'        <td data-label="{words["box"]}">{esc(line.box)}</td>\n'
         f'        <td class="review-hand" data-label="{words["hand"]}"><span>{cards}'
         f' <span class="vs">{words["vs"]}</span> {card(line.up, small=True)}</span></td>\n'
-        f'        <td data-label="{words["move"]}">{_esc(line.choice)}</td>\n'
-        f'        <td data-label="{words["best"]}">{_esc(line.best)}{note}</td>\n'
+        f'        <td data-label="{words["move"]}">{esc(line.choice)}</td>\n'
+        f'        <td data-label="{words["best"]}">{esc(line.best)}{note}</td>\n'
         f'        <td data-label="{words["lost"]}">{lost}</td>\n'
         "      </tr>\n"
         "    "
@@ -126,17 +159,18 @@ def _review_line(line: ReviewLine, words: dict[str, str]) -> str:
 
 def review(view: RoundView) -> str:
     """What the ``game/_review.html`` include wrote: the learner's decisions of the round."""
+    w = _words()
     words = {
-        "box": gettext("Box"),
-        "hand": gettext("Hand"),
-        "move": gettext("Your move"),
-        "best": gettext("Best move"),
-        "lost": gettext("EV lost"),
-        "vs": gettext("vs"),
+        "box": w["Box"],
+        "hand": w["Hand"],
+        "move": w["Your move"],
+        "best": w["Best move"],
+        "lost": w["EV lost"],
+        "vs": w["vs"],
         "none": pgettext("EV lost", "none"),
     }
     rows = "".join(_review_line(line, words) for line in view.review)
-    heading = gettext("Your decisions")
+    heading = w["Your decisions"]
     return (
         "\n"
         '<section class="review" aria-labelledby="review-heading">\n'
@@ -160,7 +194,7 @@ def _result(view: RoundView | None) -> str:
     net = ""
     if view.net_text:
         won = "won" if view.net > 0 else "lost" if view.net < 0 else ""
-        net = f'<p class="net {won}">{_esc(view.net_text)}</p>'
+        net = f'<p class="net {won}">{esc(view.net_text)}</p>'
     return (
         "\n"
         '    <div class="round-result" role="status">\n'
@@ -175,8 +209,8 @@ def _top_up(context: Context, csrf: str) -> str:
     table = context["table"]
     minimum = gettext(
         "Your balance is below the smallest bet at the Scribes' table (%(minimum)s)."
-    ) % {"minimum": _esc(context["top_up_minimum"])}
-    amount = {"amount": _esc(context["top_up_text"]), "counter": context["top_up_count"]}
+    ) % {"minimum": esc(context["top_up_minimum"])}
+    amount = {"amount": esc(context["top_up_text"]), "counter": context["top_up_count"]}
     button = (
         ngettext(
             "Free top-up: %(amount)s deben",
@@ -187,9 +221,9 @@ def _top_up(context: Context, csrf: str) -> str:
     )
     return (
         "\n"
-        f'    <form method="post" action="{_esc(reverse("game:top_up"))}" class="top-up">{csrf}\n'
+        f'    <form method="post" action="{esc(reverse("game:top_up"))}" class="top-up">{csrf}\n'
         '      <input type="hidden" name="next"'
-        f' value="{_esc(reverse("game:table", args=[table.slug]))}">\n'
+        f' value="{esc(reverse("game:table", args=[table.slug]))}">\n'
         f"      <p>{minimum}</p>\n"
         f'      <button type="submit" class="button button-gold">{button}</button>\n'
         "    </form>\n"
@@ -199,19 +233,20 @@ def _top_up(context: Context, csrf: str) -> str:
 
 def _bets(context: Context, view: RoundView | None) -> str:
     """Between rounds: the last result, the top-up, and the betting form."""
+    w = _words()
     table = context["table"]
     csrf = _csrf(context)
-    url = _esc(reverse("game:deal", args=[table.slug]))
+    url = esc(reverse("game:deal", args=[table.slug]))
     top_up = _top_up(context, csrf) if context.get("top_up_due") else ""
     repeat = ""
     if context.get("has_last_bets"):
         repeat = (
             '<button type="submit" name="repeat" value="1" class="button button-plain"'
-            " data-repeat>" + gettext("Repeat last bet") + "</button>"
+            " data-repeat>" + w["Repeat last bet"] + "</button>"
         )
     rack = chip_rack(context["chips"], context["chip_selected"], context["balance"])
     boxes = bet_boxes(context["bet_boxes"], context["levels"], table.max_bet, context["step"])
-    chip, deal, clear = gettext("Chip"), gettext("Deal"), gettext("Clear bets")
+    chip, deal, clear = w["Chip"], w["Deal"], w["Clear bets"]
     return (
         "\n"
         f"    {_result(view)}\n"
@@ -236,12 +271,13 @@ def _bets(context: Context, view: RoundView | None) -> str:
 
 
 def _log(view: RoundView | None) -> str:
+    w = _words()
     if not (view and view.log):
         return ""
     lines = "".join(
-        f'<li class="new delay-{_esc(delay)}">{_esc(text)}</li>' for text, delay in view.log
+        f'<li class="new delay-{esc(delay)}">{esc(text)}</li>' for text, delay in view.log
     )
-    title = gettext("At the table")
+    title = w["At the table"]
     return (
         "\n"
         '  <details class="log-box" open>\n'
@@ -257,9 +293,10 @@ def _log(view: RoundView | None) -> str:
 
 def _toggles(context: Context) -> str:
     """The switches of the chart's hints and (for a signed-in learner) of coach mode."""
+    w = _words()
     table, seat = context["table"], context["seat"]
     csrf = _csrf(context)
-    url = _esc(reverse("game:hints", args=[table.slug]))
+    url = esc(reverse("game:hints", args=[table.slug]))
     out = (
         "\n"
         f'  <form method="post" action="{url}" class="hints-toggle"\n'
@@ -267,7 +304,7 @@ def _toggles(context: Context) -> str:
         f'    <input type="hidden" name="on" value="{"0" if seat.hints else "1"}">\n'
         '    <button type="submit" class="button button-plain"'
         f' aria-pressed="{"true" if seat.hints else "false"}">'
-        + gettext("Show the chart's move")
+        + w["Show the chart's move"]
         + "</button>\n"
         "  </form>\n"
         "  "
@@ -275,7 +312,7 @@ def _toggles(context: Context) -> str:
     user = context.get("user")
     coach = ""
     if user is not None and user.is_authenticated:
-        url = _esc(reverse("game:coach", args=[table.slug]))
+        url = esc(reverse("game:coach", args=[table.slug]))
         coach = (
             "\n"
             f'  <form method="post" action="{url}" class="hints-toggle"\n'
@@ -283,10 +320,10 @@ def _toggles(context: Context) -> str:
             f'    <input type="hidden" name="on" value="{"0" if seat.coach else "1"}">\n'
             '    <button type="submit" class="button button-plain"'
             f' aria-pressed="{"true" if seat.coach else "false"}" aria-describedby="coach-help">'
-            + gettext("Coach mode")
+            + w["Coach mode"]
             + "</button>\n"
             '    <span id="coach-help" class="coach-help">'
-            + gettext("Before a move that costs EV, the table stops and shows every option's EV.")
+            + w["Before a move that costs EV, the table stops and shows every option's EV."]
             + "</span>\n"
             "  </form>\n"
             "  "
@@ -296,44 +333,45 @@ def _toggles(context: Context) -> str:
 
 def round_html(context: Context) -> str:
     """The whole ``#round`` area from the table page's context."""
+    w = _words()
     view: RoundView | None = context.get("view")
     request: Any = context.get("request")
-    seq = _esc(view.seq) if view and view.seq else ""
+    seq = esc(view.seq) if view and view.seq else ""
     announce = ""
     if request is not None and getattr(request, "htmx", False):
-        text = _esc(view.announcement) if view is not None else ""
+        text = esc(view.announcement) if view is not None else ""
         announce = f'<div id="announce" hx-swap-oob="innerHTML">{text}</div>'
-    bets = gettext("Bets: %(low)s – %(high)s") % {
-        "low": _esc(context["min_bet"]),
-        "high": _esc(context["max_bet"]),
+    bets = w["Bets: %(low)s – %(high)s"] % {
+        "low": esc(context["min_bet"]),
+        "high": esc(context["max_bet"]),
     }
     counts = ""
     if context.get("box_counts"):
         counts = '<p class="box-counts">{}</p>'.format(
-            gettext("Boxes per player: %(counts)s") % {"counts": _esc(context["box_counts"])}
+            w["Boxes per player: %(counts)s"] % {"counts": esc(context["box_counts"])}
         )
     error, notice = context.get("error"), context.get("notice")
     error_html = (
-        f'<p class="message message-error play-error" role="alert">{_esc(error)}</p>'
+        f'<p class="message message-error play-error" role="alert">{esc(error)}</p>'
         if error
         else ""
     )
     notice_html = (
-        f'<p class="message play-notice" role="status">{_esc(notice)}</p>' if notice else ""
+        f'<p class="message play-notice" role="status">{esc(notice)}</p>' if notice else ""
     )
     shuffled = ""
     if view and view.reshuffled and view.seq == 0:
         shuffled = (
             '<p class="message shuffle-notice">'
-            + gettext("The dealer shuffled a fresh shoe before this round.")
+            + w["The dealer shuffled a fresh shoe before this round."]
             + "</p>"
         )
     if view:
         felt = f"\n      {hands(view)}\n    "
     else:
-        empty = gettext("Place your bets to begin.")
+        empty = w["Place your bets to begin."]
         felt = f'\n      <p class="felt-empty">{empty}</p>\n    '
-    balance, shoe = gettext("Balance:"), gettext("Cards left in the shoe:")
+    balance, shoe = w["Balance:"], w["Cards left in the shoe:"]
     play = _moves(context, view) if view and view.playing else _bets(context, view)
     return (
         "\n"
@@ -341,9 +379,9 @@ def round_html(context: Context) -> str:
         f"  {announce}\n"
         '  <div class="status-bar">\n'
         f'    <p>{balance} <strong class="balance">'
-        f"{_esc(context['balance_text'])}</strong></p>\n"
+        f"{esc(context['balance_text'])}</strong></p>\n"
         f'    <p>{shoe} <strong class="shoe-left">'
-        f"{_esc(context['shoe_left'])}</strong></p>\n"
+        f"{esc(context['shoe_left'])}</strong></p>\n"
         f"    <p>{bets}</p>\n"
         f"    {counts}\n"
         "  </div>\n"
@@ -352,7 +390,7 @@ def round_html(context: Context) -> str:
         f"  {shuffled}\n"
         "\n"
         '  <div class="felt">\n'
-        f'    <p class="felt-motto" aria-hidden="true">{_esc(context["rules_line"])}</p>\n'
+        f'    <p class="felt-motto" aria-hidden="true">{esc(context["rules_line"])}</p>\n'
         f"    {felt}\n"
         "  </div>\n"
         "\n"

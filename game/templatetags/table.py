@@ -6,6 +6,8 @@ one in a fraction of the time an included template takes.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
@@ -18,6 +20,11 @@ register = template.Library()
 
 @register.simple_tag
 def card(c: CardView, small: bool = False) -> SafeString:
+    return _card(c, small)
+
+
+@lru_cache(maxsize=4096)  # a card view names its card in its language already: the key
+def _card(c: CardView, small: bool) -> SafeString:
     classes = ["pcard"]
     if c.red:
         classes.append("red")

@@ -1,0 +1,43 @@
+"""Words and formatted figures made once per language and process, not on every request.
+
+Django's ``gettext`` and ``number_format`` read the active language from a thread-local each
+time (a few microseconds a call); the table's play area asks for some sixty words and amounts
+a request, always the same ones (issue 17).  The catalogues and formats do not change while a
+process runs; a test that changes a setting (``override_settings``) empties these caches, as
+Django empties its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache, wraps
+from typing import Any, ParamSpec, TypeVar
+
+from django.core.signals import setting_changed
+from django.dispatch import receiver
+from django.utils.translation import get_language
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+_CACHES: list[Any] = []
+
+
+def per_language(make: Callable[P, T]) -> Callable[P, T]:
+    """``make(*args)`` kept per (args, active language): ``make`` must depend on nothing else,
+    and what it returns must not be changed by its callers (words, frozen views)."""
+    kept = lru_cache(maxsize=4096)(lambda language, *args: make(*args))
+    _CACHES.append(kept)
+
+    @wraps(make)
+    def get(*args: P.args, **kwargs: P.kwargs) -> T:
+        assert not kwargs, "positional arguments only: they are the cache's key"
+        return kept(get_language(), *args)  # type: ignore[no-any-return]
+
+    return get
+
+
+@receiver(setting_changed)
+def _forget(**_kwargs: object) -> None:
+    for kept in _CACHES:
+        kept.cache_clear()
