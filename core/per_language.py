@@ -26,13 +26,14 @@ _CACHES: list[Any] = []
 def per_language(make: Callable[P, T]) -> Callable[P, T]:
     """``make(*args)`` kept per (args, active language): ``make`` must depend on nothing else,
     and what it returns must not be changed by its callers (words, frozen views)."""
-    kept = lru_cache(maxsize=4096)(lambda language, *args: make(*args))
+    call: Callable[..., T] = make
+    kept = lru_cache(maxsize=4096)(lambda _language, *args: call(*args))
     _CACHES.append(kept)
 
     @wraps(make)
     def get(*args: P.args, **kwargs: P.kwargs) -> T:
         assert not kwargs, "positional arguments only: they are the cache's key"
-        return kept(get_language(), *args)  # type: ignore[no-any-return]
+        return kept(get_language(), *args)
 
     return get
 
