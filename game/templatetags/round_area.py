@@ -291,44 +291,45 @@ def _log(view: RoundView | None) -> str:
     )
 
 
+def _switch(
+    url: str, csrf: str, on: bool, label: str, *, help_id: str = "", help_text: str = ""
+) -> str:
+    """A switch of the table's: a button that posts the opposite of its state."""
+    described = f' aria-describedby="{help_id}"' if help_id else ""
+    note = f'    <span id="{help_id}" class="{help_id}">{help_text}</span>\n' if help_id else ""
+    return (
+        "\n"
+        f'  <form method="post" action="{url}" class="hints-toggle"\n'
+        f'        hx-post="{url}" hx-target="#round" hx-swap="outerHTML">{csrf}\n'
+        f'    <input type="hidden" name="on" value="{"0" if on else "1"}">\n'
+        '    <button type="submit" class="button button-plain"'
+        f' aria-pressed="{"true" if on else "false"}"{described}>{label}</button>\n'
+        f"{note}"
+        "  </form>\n"
+        "  "
+    )
+
+
 def _toggles(context: Context) -> str:
     """The switches of the chart's hints and (for a signed-in learner) of coach mode."""
     w = _words()
     table, seat = context["table"], context["seat"]
     csrf = _csrf(context)
-    url = esc(reverse("game:hints", args=[table.slug]))
-    out = (
-        "\n"
-        f'  <form method="post" action="{url}" class="hints-toggle"\n'
-        f'        hx-post="{url}" hx-target="#round" hx-swap="outerHTML">{csrf}\n'
-        f'    <input type="hidden" name="on" value="{"0" if seat.hints else "1"}">\n'
-        '    <button type="submit" class="button button-plain"'
-        f' aria-pressed="{"true" if seat.hints else "false"}">'
-        + w["Show the chart's move"]
-        + "</button>\n"
-        "  </form>\n"
-        "  "
-    )
+    hints = esc(reverse("game:hints", args=[table.slug]))
+    out = _switch(hints, csrf, seat.hints, w["Show the chart's move"])
     user = context.get("user")
-    coach = ""
     if user is not None and user.is_authenticated:
-        url = esc(reverse("game:coach", args=[table.slug]))
-        coach = (
-            "\n"
-            f'  <form method="post" action="{url}" class="hints-toggle"\n'
-            f'        hx-post="{url}" hx-target="#round" hx-swap="outerHTML">{csrf}\n'
-            f'    <input type="hidden" name="on" value="{"0" if seat.coach else "1"}">\n'
-            '    <button type="submit" class="button button-plain"'
-            f' aria-pressed="{"true" if seat.coach else "false"}" aria-describedby="coach-help">'
-            + w["Coach mode"]
-            + "</button>\n"
-            '    <span id="coach-help" class="coach-help">'
-            + w["Before a move that costs EV, the table stops and shows every option's EV."]
-            + "</span>\n"
-            "  </form>\n"
-            "  "
+        out += _switch(
+            esc(reverse("game:coach", args=[table.slug])),
+            csrf,
+            seat.coach,
+            w["Coach mode"],
+            help_id="coach-help",
+            help_text=w[
+                "Before a move that costs EV, the table stops and shows every option's EV."
+            ],
         )
-    return out + coach
+    return out
 
 
 def round_html(context: Context) -> str:
