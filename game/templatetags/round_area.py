@@ -1,7 +1,7 @@
 """``{% round_area %}``: the table's play area (``#round``) built in Python, the markup the
 ``round`` partial's template made, byte for byte (issue 17).  Every deal and move answers with
-this area; its template cost a quarter of such a request (about 200 nodes: the ``if`` and
-``translate`` nodes, three URLs, the review's loop).
+this area; its template's some 200 nodes (the ``if`` and ``translate`` nodes, three URLs, the
+review's loop) were a tenth of such a request's instructions (callgrind).
 
 The translated words are inserted as ``{% translate %}`` and ``{% blocktranslate %}`` inserted
 them (the catalogue's text as it is); every value is escaped as a template variable was
@@ -72,9 +72,7 @@ def _words() -> dict[str, str]:
 def _csrf(context: Context) -> str:
     """What ``{% csrf_token %}`` writes."""
     token = context.get("csrf_token")
-    if not token:
-        return ""
-    if token == "NOTPROVIDED":
+    if not token or token == "NOTPROVIDED":
         return ""
     return format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', token)
 
@@ -120,7 +118,7 @@ def _coach(coach: CoachWarning) -> str:
     )
 
 
-def _moves(context: Context, view: RoundView) -> str:
+def _moves(context: Context, view: RoundView, csrf: str) -> str:
     """The form of the hand in turn: its moves, the hint, coach mode's warning."""
     url = esc(reverse("game:move", args=[view.round_id]))
     hint = f'<p class="hint">{esc(view.hint)}</p>' if view.hint else ""
@@ -130,7 +128,7 @@ def _moves(context: Context, view: RoundView) -> str:
         f'  <form method="post" action="{url}" class="actions"\n'
         f'        hx-post="{url}" hx-target="#round" hx-swap="outerHTML"\n'
         '        hx-sync="this:drop" hx-disabled-elt="find fieldset">\n'
-        f'    {_csrf(context)}<input type="hidden" name="seq" value="{esc(view.seq)}">\n'
+        f'    {csrf}<input type="hidden" name="seq" value="{esc(view.seq)}">\n'
         f"    {move_buttons(view, context['seat'], context['offer_amount'])}\n"
         f"    {hint}\n"
         f"    {_coach(coach) if coach else ''}\n"
@@ -139,19 +137,19 @@ def _moves(context: Context, view: RoundView) -> str:
     )
 
 
-def _review_line(line: ReviewLine, words: dict[str, str]) -> str:
+def _review_line(line: ReviewLine, w: dict[str, str], none: str) -> str:
     cards = "".join(card(c, small=True) for c in line.cards)
     note = f'<span class="review-note">{esc(line.unaffordable)}</span>' if line.unaffordable else ""
-    lost = words["none"] if line.correct else esc(line.ev_lost)
+    lost = none if line.correct else esc(line.ev_lost)
     return (
         "\n"
         f'      <tr class="{"right" if line.correct else "wrong"}">\n'
-        f'        <td data-label="{words["box"]}">{esc(line.box)}</td>\n'
-        f'        <td class="review-hand" data-label="{words["hand"]}"><span>{cards}'
-        f' <span class="vs">{words["vs"]}</span> {card(line.up, small=True)}</span></td>\n'
-        f'        <td data-label="{words["move"]}">{esc(line.choice)}</td>\n'
-        f'        <td data-label="{words["best"]}">{esc(line.best)}{note}</td>\n'
-        f'        <td data-label="{words["lost"]}">{lost}</td>\n'
+        f'        <td data-label="{w["Box"]}">{esc(line.box)}</td>\n'
+        f'        <td class="review-hand" data-label="{w["Hand"]}"><span>{cards}'
+        f' <span class="vs">{w["vs"]}</span> {card(line.up, small=True)}</span></td>\n'
+        f'        <td data-label="{w["Your move"]}">{esc(line.choice)}</td>\n'
+        f'        <td data-label="{w["Best move"]}">{esc(line.best)}{note}</td>\n'
+        f'        <td data-label="{w["EV lost"]}">{lost}</td>\n'
         "      </tr>\n"
         "    "
     )
@@ -160,25 +158,17 @@ def _review_line(line: ReviewLine, words: dict[str, str]) -> str:
 def review(view: RoundView) -> str:
     """What the ``game/_review.html`` include wrote: the learner's decisions of the round."""
     w = _words()
-    words = {
-        "box": w["Box"],
-        "hand": w["Hand"],
-        "move": w["Your move"],
-        "best": w["Best move"],
-        "lost": w["EV lost"],
-        "vs": w["vs"],
-        "none": pgettext("EV lost", "none"),
-    }
-    rows = "".join(_review_line(line, words) for line in view.review)
+    none = pgettext("EV lost", "none")
+    rows = "".join(_review_line(line, w, none) for line in view.review)
     heading = w["Your decisions"]
     return (
         "\n"
         '<section class="review" aria-labelledby="review-heading">\n'
         f'  <h2 id="review-heading">{heading}</h2>\n'
         '  <table class="stack-table">\n'
-        f'    <thead><tr><th scope="col">{words["box"]}</th><th scope="col">{words["hand"]}</th>'
-        f'<th scope="col">{words["move"]}</th><th scope="col">{words["best"]}</th>'
-        f'<th scope="col">{words["lost"]}</th></tr></thead>\n'
+        f'    <thead><tr><th scope="col">{w["Box"]}</th><th scope="col">{w["Hand"]}</th>'
+        f'<th scope="col">{w["Your move"]}</th><th scope="col">{w["Best move"]}</th>'
+        f'<th scope="col">{w["EV lost"]}</th></tr></thead>\n'
         "    <tbody>\n"
         f"    {rows}\n"
         "    </tbody>\n"
@@ -231,11 +221,10 @@ def _top_up(context: Context, csrf: str) -> str:
     )
 
 
-def _bets(context: Context, view: RoundView | None) -> str:
+def _bets(context: Context, view: RoundView | None, csrf: str) -> str:
     """Between rounds: the last result, the top-up, and the betting form."""
     w = _words()
     table = context["table"]
-    csrf = _csrf(context)
     url = esc(reverse("game:deal", args=[table.slug]))
     top_up = _top_up(context, csrf) if context.get("top_up_due") else ""
     repeat = ""
@@ -271,9 +260,9 @@ def _bets(context: Context, view: RoundView | None) -> str:
 
 
 def _log(view: RoundView | None) -> str:
-    w = _words()
     if not (view and view.log):
         return ""
+    w = _words()
     lines = "".join(
         f'<li class="new delay-{esc(delay)}">{esc(text)}</li>' for text, delay in view.log
     )
@@ -310,11 +299,10 @@ def _switch(
     )
 
 
-def _toggles(context: Context) -> str:
+def _toggles(context: Context, csrf: str) -> str:
     """The switches of the chart's hints and (for a signed-in learner) of coach mode."""
     w = _words()
     table, seat = context["table"], context["seat"]
-    csrf = _csrf(context)
     hints = esc(reverse("game:hints", args=[table.slug]))
     out = _switch(hints, csrf, seat.hints, w["Show the chart's move"])
     user = context.get("user")
@@ -373,7 +361,8 @@ def round_html(context: Context) -> str:
         empty = w["Place your bets to begin."]
         felt = f'\n      <p class="felt-empty">{empty}</p>\n    '
     balance, shoe = w["Balance:"], w["Cards left in the shoe:"]
-    play = _moves(context, view) if view and view.playing else _bets(context, view)
+    csrf = _csrf(context)  # one token for the area's forms, as the template's one context gave
+    play = _moves(context, view, csrf) if view and view.playing else _bets(context, view, csrf)
     return (
         "\n"
         f'<div id="round" class="play-area" data-seq="{seq}" hx-history="false">\n'
@@ -397,7 +386,7 @@ def round_html(context: Context) -> str:
         "\n"
         "\n"
         f"  {play}\n"
-        f"  {_log(view)}{_toggles(context)}\n"
+        f"  {_log(view)}{_toggles(context, csrf)}\n"
         "</div>\n"
     )
 
