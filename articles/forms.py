@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from articles.figures import HOUSE
+from core.forms import ChoiceField, TypedChoiceField
 
 YES = "1"
 
@@ -17,12 +18,12 @@ class CalculatorForm(forms.Form):
     unticked box is then "no")."""
 
     c = forms.CharField(required=False, widget=forms.HiddenInput, initial=YES)
-    decks = forms.TypedChoiceField(
+    decks = TypedChoiceField(
         label=_("Decks"), coerce=int, choices=[(d, str(d)) for d in (1, 2, 4, 6, 8)]
     )
     h17 = forms.BooleanField(label=_("Dealer hits soft 17"), required=False)
-    bj_pays = forms.ChoiceField(label=_("Blackjack pays"), choices=[("3:2", "3:2"), ("6:5", "6:5")])
-    peek = forms.ChoiceField(
+    bj_pays = ChoiceField(label=_("Blackjack pays"), choices=[("3:2", "3:2"), ("6:5", "6:5")])
+    peek = ChoiceField(
         label=_("Dealer peeks"),
         choices=[
             ("ace_and_ten", _("with an ace or a ten up")),
@@ -30,7 +31,7 @@ class CalculatorForm(forms.Form):
             ("none", _("never (no hole card)")),
         ],
     )
-    double_on = forms.ChoiceField(
+    double_on = ChoiceField(
         label=_("Double on"),
         choices=[
             ("any_two", _("any two cards")),
@@ -40,7 +41,7 @@ class CalculatorForm(forms.Form):
     )
     double_soft = forms.BooleanField(label=_("Double soft hands"), required=False)
     das = forms.BooleanField(label=_("Double after a split"), required=False)
-    max_hands = forms.TypedChoiceField(
+    max_hands = TypedChoiceField(
         label=_("Hands after splitting, at most"),
         coerce=int,
         choices=[(n, str(n)) for n in (2, 3, 4)],

@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from classroom import records
+from core.forms import ChoiceField
 
 BAD_RANGE = _("The start of the range is after its end.")
 DEFAULT_UP = "6"
@@ -92,8 +93,8 @@ class AssignmentForm(records.RulesForm, _TaskFields):
     """A drill focus, a rule set (a preset and any options changed), hands, target, due."""
 
     title = forms.CharField(label=_("Title"), max_length=100)
-    focus = forms.ChoiceField(label=_("Focus"), choices=ASSIGNABLE_FOCUSES, initial="all")
-    up = forms.ChoiceField(
+    focus = ChoiceField(label=_("Focus"), choices=ASSIGNABLE_FOCUSES, initial="all")
+    up = ChoiceField(
         label=_("Dealer's up card"), choices=UP_CHOICES, initial=DEFAULT_UP, required=False
     )
 

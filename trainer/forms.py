@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from blackjack import DEFAULT_PRESET, PRESETS, DoubleOn, PairsBy, Peek, Rules, Surrender
+from core.forms import ChoiceField
 
 AS_PRESET = ("", _("as in the preset"))
 YES_NO = [AS_PRESET, ("1", _("yes")), ("0", _("no"))]
@@ -59,18 +60,18 @@ _OPTION_FIELDS: dict[str, tuple[str, Any]] = {
 class RulesForm(forms.Form):
     """A preset and, optionally, each rule option changed by hand ("" keeps the preset's)."""
 
-    preset = forms.ChoiceField(
+    preset = ChoiceField(
         label=_("Rules"),
         choices=[(name, PRESET_LABELS.get(name, name)) for name in PRESETS],
         initial=DEFAULT_PRESET,
     )
-    decks = forms.ChoiceField(
+    decks = ChoiceField(
         label=_("Decks"),
         required=False,
         choices=[AS_PRESET, *[(str(d), str(d)) for d in (1, 2, 4, 6, 8)]],
     )
-    h17 = forms.ChoiceField(label=_("Dealer hits soft 17"), required=False, choices=YES_NO)
-    peek = forms.ChoiceField(
+    h17 = ChoiceField(label=_("Dealer hits soft 17"), required=False, choices=YES_NO)
+    peek = ChoiceField(
         label=_("Dealer peeks"),
         required=False,
         choices=[
@@ -80,12 +81,12 @@ class RulesForm(forms.Form):
             (Peek.NONE.value, _("never (no hole card)")),
         ],
     )
-    bj_pays = forms.ChoiceField(
+    bj_pays = ChoiceField(
         label=_("Blackjack pays"),
         required=False,
         choices=[AS_PRESET, ("3:2", "3:2"), ("6:5", "6:5")],
     )
-    double_on = forms.ChoiceField(
+    double_on = ChoiceField(
         label=_("Double on"),
         required=False,
         choices=[
@@ -95,14 +96,14 @@ class RulesForm(forms.Form):
             (DoubleOn.TEN_TO_ELEVEN.value, _("10 and 11 only")),
         ],
     )
-    double_soft = forms.ChoiceField(label=_("Double soft hands"), required=False, choices=YES_NO)
-    das = forms.ChoiceField(label=_("Double after a split"), required=False, choices=YES_NO)
-    max_hands = forms.ChoiceField(
+    double_soft = ChoiceField(label=_("Double soft hands"), required=False, choices=YES_NO)
+    das = ChoiceField(label=_("Double after a split"), required=False, choices=YES_NO)
+    max_hands = ChoiceField(
         label=_("Hands after splitting, at most"),
         required=False,
         choices=[AS_PRESET, ("2", "2"), ("3", "3"), ("4", "4")],
     )
-    pairs_by = forms.ChoiceField(
+    pairs_by = ChoiceField(
         label=_("Pairs"),
         required=False,
         choices=[
@@ -111,9 +112,9 @@ class RulesForm(forms.Form):
             (PairsBy.RANK.value, _("equal rank only")),
         ],
     )
-    resplit_aces = forms.ChoiceField(label=_("Resplit aces"), required=False, choices=YES_NO)
-    hit_split_aces = forms.ChoiceField(label=_("Hit split aces"), required=False, choices=YES_NO)
-    surrender = forms.ChoiceField(
+    resplit_aces = ChoiceField(label=_("Resplit aces"), required=False, choices=YES_NO)
+    hit_split_aces = ChoiceField(label=_("Hit split aces"), required=False, choices=YES_NO)
+    surrender = ChoiceField(
         label=_("Surrender"),
         required=False,
         choices=[
@@ -122,7 +123,7 @@ class RulesForm(forms.Form):
             (Surrender.LATE.value, _("late")),
         ],
     )
-    insurance = forms.ChoiceField(label=_("Insurance offered"), required=False, choices=YES_NO)
+    insurance = ChoiceField(label=_("Insurance offered"), required=False, choices=YES_NO)
 
     OPTION_NAMES = tuple(_OPTION_FIELDS)
 
@@ -144,8 +145,8 @@ class RulesForm(forms.Form):
 
 
 class DrillForm(RulesForm):
-    focus = forms.ChoiceField(label=_("Focus"), choices=FOCUS_CHOICES, initial="all")
-    up = forms.ChoiceField(label=_("Dealer's up card"), choices=UP_CHOICES, initial="6")
+    focus = ChoiceField(label=_("Focus"), choices=FOCUS_CHOICES, initial="all")
+    up = ChoiceField(label=_("Dealer's up card"), choices=UP_CHOICES, initial="6")
 
     field_order = ["focus", "up", "preset"]
 

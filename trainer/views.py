@@ -45,10 +45,7 @@ def _user(request: HtmxHttpRequest) -> User | None:
 def _drill_form(request: HtmxHttpRequest, data: Any = None) -> DrillForm:
     if data is None:
         data = request.GET if request.GET else request.session.get(SETTINGS_KEY, {})
-    form = DrillForm(data or None)
-    if not form.is_bound:
-        form = DrillForm(initial=DEFAULT_SETTINGS)
-    return form
+    return DrillForm(data) if data else DrillForm(initial=DEFAULT_SETTINGS)
 
 
 def _settings(request: HtmxHttpRequest, form: DrillForm | None) -> dict[str, str]:
@@ -216,11 +213,9 @@ def chart(request: HtmxHttpRequest) -> HttpResponse:
     worker for it (rate-limited per user and address) and comes back here."""
     posted = request.method == "POST"
     data = request.POST if posted else request.GET
-    form = RulesForm(data or None)
-    valid = form.is_valid()
+    form = RulesForm(data) if data else RulesForm(initial={"preset": "thoth"})
+    valid = form.is_valid()  # an unbound form is not: the house rules, as Rules() makes them
     rules = form.rules() if valid else Rules()
-    if not form.is_bound:
-        form = RulesForm(initial={"preset": "thoth"})
     query = _chart_query(data)
     status, error = 200, ""
     if posted:
