@@ -13,6 +13,7 @@ from datetime import datetime
 from random import Random
 from typing import Any
 
+from django.db import connection
 from django.db.models import Count, Max, Q, QuerySet, Sum
 from django.db.models.functions import TruncDate
 from django.utils import timezone
@@ -192,41 +193,35 @@ def _nice(value: float) -> float:
     return float(int(value) + 1)
 
 
-def streak_for(*, user: User) -> int:
-    """Right drill answers in a row, counting back from the latest."""
-    drill = Decision.objects.filter(user=user, source=Decision.Source.DRILL)
-    last_miss = drill.filter(correct=False).order_by("-created_at", "-id").first()
-    if last_miss is None:
-        return drill.count()
-    return drill.filter(created_at__gt=last_miss.created_at).count()
-
-
-def session_score(*, user: User, since: datetime) -> Score:
-    """The drill decisions of this visit (since the session's first drill page)."""
-    return _score(
-        Decision.objects.filter(user=user, source=Decision.Source.DRILL, created_at__gte=since)
-    )
-
-
-RECENT = 200
-
-
 def drill_summary(*, user: User, since: datetime) -> tuple[int, Score]:
-    """The streak and this visit's score from one query over the latest drill decisions
-    (the drill page shows them after every answer); long histories fall back to counting."""
-    rows = list(
-        Decision.objects.filter(user=user, source=Decision.Source.DRILL).values_list(
-            "correct", "ev_lost", "created_at"
-        )[:RECENT]
-    )
-    streak = next((i for i, (ok, _lost, _at) in enumerate(rows) if not ok), len(rows))
-    if streak == RECENT:
-        streak = streak_for(user=user)
-    visit = [(ok, lost) for ok, lost, at in rows if at >= since]
-    if len(visit) == RECENT:
-        return streak, session_score(user=user, since=since)
-    score = Score(len(visit), sum(1 for ok, _ in visit if ok), sum(lost for _, lost in visit))
-    return streak, score
+    """The streak (right drill answers since the latest miss) and the score of this visit's
+    drill answers (those since ``since``), which the drill page shows after every answer.
+
+    One statement, each part of it a range of the covering index on (user, time): the latest
+    miss, the answers after it, the answers since ``since``.  Written out, because given the
+    answers after the miss as one condition (as the ORM writes it), PostgreSQL scanned the
+    learner's whole history; here they are two ranges, those later than the miss and those at
+    its moment with a higher id (the page's order).
+    """
+    mine: list[Any] = [user.pk, Decision.Source.DRILL.value]
+    params = [*mine * 3, *mine, connection.ops.adapt_datetimefield_value(since), *mine]
+    with connection.cursor() as cursor:
+        cursor.execute(_DRILL_SUMMARY_SQL, params)
+        streak, n, ok, lost = cursor.fetchone()
+    return int(streak), Score(int(n), int(ok), float(lost or 0.0))
+
+
+_DECISIONS = f"{Decision._meta.db_table} d WHERE d.user_id = %s AND d.source = %s"
+_DRILL_SUMMARY_SQL = f"""SELECT
+  CASE WHEN miss.id IS NULL THEN (SELECT COUNT(*) FROM {_DECISIONS})
+  ELSE (SELECT COUNT(*) FROM {_DECISIONS} AND d.created_at > miss.created_at)
+     + (SELECT COUNT(*) FROM {_DECISIONS} AND d.created_at = miss.created_at AND d.id > miss.id)
+  END,
+  visit.n, visit.ok, visit.lost
+FROM (SELECT COUNT(*) AS n, COUNT(*) FILTER (WHERE d.correct) AS ok, SUM(d.ev_lost) AS lost
+      FROM {_DECISIONS} AND d.created_at >= %s) visit
+LEFT JOIN (SELECT d.created_at, d.id FROM {_DECISIONS} AND NOT d.correct
+           ORDER BY d.created_at DESC, d.id DESC LIMIT 1) miss ON 1 = 1"""
 
 
 def weak_cell(*, user: User, rng: Random) -> tuple[tuple[str, int, int], list[int]] | None:

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from datetime import timedelta
 
 from django.db import connection
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from accounts.models import User
@@ -41,6 +42,7 @@ def decision_record(
     source_ref: str = "",
     context: str | None = None,
     writes: Writes | None = None,
+    pk: int | None = None,
 ) -> Decision:
     """Store one decision.  ``ev`` holds the EV of every legal option (per unit of the initial
     bet); for an insurance decision its keys are INSURE and DECLINE (holding a blackjack, INSURE
@@ -48,8 +50,9 @@ def decision_record(
     tag of the drill it was answered in (see :mod:`trainer.context`).
 
     Given ``writes``, the decision and its Leitner box are added to them, sent with the
-    caller's other writes, and the decision's id is not read back (play mode's moves need
-    none); else both are written now and the id is set."""
+    caller's other writes, and the decision's id is not read back: it is ``pk`` if given
+    (taken beforehand, :func:`next_decision_id`), else unknown (play mode's moves need none).
+    Without ``writes`` both are written now and the id is set."""
     if choice not in ev:
         raise ValueError(f"{choice} is not among the options {sorted(ev)}")
     best = best_by_ev(ev)
@@ -65,6 +68,7 @@ def decision_record(
         )
     lost = max(0.0, ev[best] - ev[choice])
     decision = Decision(
+        id=pk,
         user=user,
         source=source,
         source_ref=source_ref,
@@ -92,6 +96,17 @@ def decision_record(
         writes.insert(decision)
     weak_spot_update(decision=decision, hand_points=[c.points for c in hand], writes=writes)
     return decision
+
+
+def next_decision_id() -> RawSQL | None:
+    """On PostgreSQL, an annotation that takes the next decision's id from the table's
+    sequence, for a query the caller makes anyway (the row it locks): the decision can then be
+    written with the caller's other writes and be pointed at in them.  An id taken and not
+    used leaves a gap, as a rolled-back insert does.  ``None`` elsewhere (the id is read back).
+    """
+    if connection.vendor != "postgresql":
+        return None
+    return RawSQL("nextval(pg_get_serial_sequence(%s, 'id'))", [Decision._meta.db_table])
 
 
 # --- weak spots: Leitner boxes per chart cell ------------------------------------------------

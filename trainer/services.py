@@ -26,9 +26,10 @@ from blackjack import (
 from computed.selectors import tables_get
 from computed.services import chart_job_ensure
 from computed.tables import Tables, chart_move_with, live_cell
+from core.writes import Writes
 from decisions.models import Decision
 from decisions.selectors import weak_cell
-from decisions.services import decision_record
+from decisions.services import decision_record, next_decision_id
 from trainer.dealing import (
     MULTI_CARD_CHANCE,
     DrillCell,
@@ -179,7 +180,10 @@ def situation_answer(
     a second click or a second tab never stores a second decision.
     """
     with transaction.atomic():
-        situation = Situation.objects.select_for_update().get(pk=situation_id, user=user)
+        found = Situation.objects.select_for_update()
+        if (next_id := next_decision_id()) is not None:  # one round trip for the writes
+            found = found.annotate(next_decision_id=next_id)
+        situation = found.get(pk=situation_id, user=user)
         if situation.decision_id is not None:
             return situation, False
         try:
@@ -193,6 +197,8 @@ def situation_answer(
             time_taken_ms = int(elapsed.total_seconds() * 1000)
         rules = Rules.from_dict(situation.rules)
         hand = [Card.parse(c) for c in situation.hand]
+        pk = getattr(situation, "next_decision_id", None)
+        writes = Writes() if pk is not None else None
         decision = decision_record(
             user=user,
             source=Decision.Source.DRILL,
@@ -205,9 +211,15 @@ def situation_answer(
             time_taken_ms=max(0, min(time_taken_ms, 2_000_000_000)),
             source_ref=f"situation:{situation.pk}",
             context=situation.context,
+            writes=writes,
+            pk=pk,
         )
         situation.decision = decision
-        situation.save(update_fields=["decision"])
+        if writes is None:
+            situation.save(update_fields=["decision"])
+        else:  # the decision, its Leitner box and this pointer to it: one statement
+            writes.update(situation, ["decision"])
+            writes.send()
     return situation, True
 
 
