@@ -23,7 +23,7 @@ from blackjack import PRESETS, prepare_full_shoe
 from computed.selectors import tables_get
 from core.languages import language_codes
 from game.limits import table_rules
-from game.models import Table
+from game.selectors import lobby_tables
 
 
 def _template_names() -> list[str]:
@@ -52,7 +52,8 @@ def warm() -> list[str]:
             translation.gettext("Hall of Thoth")
     done.append(f"{len(language_codes())} catalogues and URL patterns loaded")
     try:
-        rule_sets = {table_rules(t).key(): table_rules(t) for t in Table.objects.all()}
+        house, variants = lobby_tables()  # kept: the workers' lobby reads no table row
+        rule_sets = {table_rules(t).key(): table_rules(t) for t in (*house, *variants)}
         stored = [key for key, rules in rule_sets.items() if tables_get(rules) is not None]
         done.append(f"stored tables of {len(stored)} of {len(rule_sets)} rule sets read")
     finally:

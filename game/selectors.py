@@ -30,6 +30,7 @@ def wallet_balance(*, user: User | Any) -> Decimal:
 # each one it has read: a table page, a deal or a refusal costs no query for it.  Only found
 # slugs are kept, so an address made up of any slug cannot fill the memory.
 _TABLES: dict[str, Table] = {}
+_LOBBY: dict[str, tuple[Table, ...]] = {}  # "all": every table in the lobby's order, once read
 
 
 def table_by_slug(slug: str) -> Table | None:
@@ -44,10 +45,14 @@ def table_by_slug(slug: str) -> Table | None:
 def tables_forget() -> None:
     """Drop the kept tables (the bootstrap after writing them; tests)."""
     _TABLES.clear()
+    _LOBBY.clear()
 
 
 def lobby_tables() -> tuple[list[Table], list[Table]]:
-    tables = list(Table.objects.all())
+    """The house tables and the variant tables, kept like the table pages' rows."""
+    tables = _LOBBY.get("all")
+    if not tables:  # (set whole: two threads that read it at once each keep a whole list)
+        tables = _LOBBY["all"] = tuple(Table.objects.all())
     return (
         [t for t in tables if t.kind == Table.Kind.HOUSE],
         [t for t in tables if t.kind == Table.Kind.VARIANT],
