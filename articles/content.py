@@ -37,6 +37,8 @@ from django.utils.html import escape
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from core.per_language import per_language
+
 CONTENT_DIR = Path(__file__).resolve().parent / "content"
 
 # The articles in the index's order; every language has each of them (a test checks it).
@@ -147,6 +149,7 @@ def sources(lang: str) -> list[Source]:
     return [s for s in (source(lang, slug) for slug in SLUGS) if s is not None]
 
 
+@per_language  # (the URL patterns do not change while a process runs)
 def article_url(lang: str, slug: str) -> str:
     from django.utils import translation
 

@@ -59,10 +59,7 @@ def test_static_files_hashed_and_compressed_in_production():
         DJANGO_SECRET_KEY="y" * 60,
     )
     assert result.returncode == 0, result.stderr
-    assert (
-        result.stdout.strip().splitlines()[-1]
-        == "whitenoise.storage.CompressedManifestStaticFilesStorage"
-    )
+    assert result.stdout.strip().splitlines()[-1] == "core.storage.StaticFilesStorage"
 
 
 def test_sessions_live_in_the_database(db, client):
