@@ -100,16 +100,28 @@ class HistoryRow:
 Recent = tuple[int, str, int, datetime, Decimal, Decimal, str]
 
 
-def history_recent(*, user: User, limit: int = 100) -> list[Recent]:
-    """The user's latest ``limit`` rounds, newest first, as plain rows: everything the page
-    shows of them but their numbers, and the seq (a round in play shows what lies on the table
-    now, which each move changes).  The page is kept per these rows."""
+# What the past-rounds page is kept per: the latest rounds' ids, statuses and seqs, newest
+# first.  The rest of a row follows from these: a round's time and table never change, and its
+# stakes and result change only with a move (its seq) or its settlement (its status).
+Stamp = tuple[int, str, int]
+
+
+def history_stamp(*, user: User, limit: int = 100) -> list[Stamp]:
+    """The stamp of the user's latest ``limit`` rounds: three small columns of the covering
+    index, read on every visit (no time, no amounts, no table to parse or join)."""
+    rows = Round.objects.filter(user=user).order_by("-id").values_list("id", "status", "seq")
+    return list(rows[:limit])
+
+
+def history_recent(*, user: User, stamp: Sequence[Stamp]) -> list[Recent]:
+    """The rounds the stamp names, newest first, as plain rows: everything the page shows of
+    them but their numbers (read only when the page is drawn anew)."""
+    if not stamp:
+        return []
     return list(
-        Round.objects.filter(user=user)
+        Round.objects.filter(user=user, id__in=[pk for pk, _status, _seq in stamp])
         .order_by("-id")
-        .values_list("id", "status", "seq", "created_at", "staked", "net", "seat__table__slug")[
-            :limit
-        ]
+        .values_list("id", "status", "seq", "created_at", "staked", "net", "seat__table__slug")
     )
 
 

@@ -256,14 +256,16 @@ def history(request: HtmxHttpRequest) -> HttpResponse:
     user = request.user if request.user.is_authenticated else None
     if user is None:
         return render(request, "game/history.html", {"history_key": None, "rows": []})
-    recent = selectors.history_recent(user=user)
-    # The table is kept per the rows read ({% once %}): while no round was dealt or moved, a
-    # reload numbers, formats and draws nothing (the rows are made only when drawn).
-    key = (user.pk, tuple(recent)) if recent else None
+    stamp = selectors.history_stamp(user=user)
+    # The table is kept per the stamp ({% once %}): while no round was dealt or moved, a reload
+    # reads, numbers, formats and draws nothing more (the rows are read only when drawn).
+    key = (user.pk, tuple(stamp)) if stamp else None
+
+    def rows() -> list[dict[str, object]]:
+        return _history_rows(user, selectors.history_recent(user=user, stamp=stamp))
+
     return render(
-        request,
-        "game/history.html",
-        {"history_key": key, "rows": SimpleLazyObject(lambda: _history_rows(user, recent))},
+        request, "game/history.html", {"history_key": key, "rows": SimpleLazyObject(rows)}
     )
 
 

@@ -404,3 +404,21 @@ def test_history_shows_each_result_with_its_sign(logged_in, learner, tables, rig
     html = logged_in.get(en("game:history")).content.decode()
     assert 'data-label="Result">+100<' in html
     assert 'data-label="Result">−100<' in html
+
+
+def test_history_follows_a_round_from_in_play_to_its_result(logged_in, learner, tables, rig):
+    """The page is kept per each round's id, status and seq: a move or the settlement draws
+    it anew, with what the round holds then."""
+    rnd = deal_rigged(learner, tables, rig, boxes=["8s 3d"], dealer="10h 7c", rest="10c 5c")
+
+    def table() -> str:
+        html = logged_in.get(en("game:history")).content.decode()
+        return html[html.index('<table class="history') : html.index("</table>")]
+
+    first = table()
+    assert "In play" in first and 'data-label="Staked">100<' in first
+    assert table() == first
+    logged_in.post(move_url(rnd), {"move": "double", "seq": 0})  # 8+3+10: 21, settled
+    html = table()
+    assert "In play" not in html
+    assert 'data-label="Staked">200<' in html and 'data-label="Result">+200<' in html
