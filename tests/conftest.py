@@ -51,9 +51,14 @@ def _default_language_after_each_test():
 
 @pytest.fixture(autouse=True)
 def _no_kept_tables():
-    """The play tables a process keeps (game.selectors) are those of one test's database."""
+    """The play tables a process keeps (game.selectors) and the fragments it keeps
+    ({% once %}, keyed by ids) are those of one test's database: another test's rows have the
+    same ids."""
+    from core.templatetags.once import forget
     from game.selectors import tables_forget
 
     tables_forget()
+    forget()
     yield
     tables_forget()
+    forget()
