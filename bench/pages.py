@@ -14,7 +14,8 @@ settings (``--workers`` sync workers, ``--max-requests`` as the Procfile): the a
 ``bench/bare_app.py``, a bare Django view making one SQL query.  Each page is driven by ``wrk``
 (``--connections`` connections, one thread each, ``Accept-Encoding: gzip``) for ``--seconds``,
 and the bare view right before it, so that each page's figure is set against the bare view's of
-the same minutes: the share is the page's requests per second over the median of the bare runs.
+the same minutes: the share is the page's requests per second over the median of the bare runs,
+and "beside" over the bare run right before the page's own.
 
 The write pages are cycles driven by a Lua script, one user per connection: the drill's deal then
 its answer; the table's deal then its moves until the round ends (every request counts).
@@ -472,17 +473,22 @@ def main() -> int:
     print(f"bare view: median {bare_median:.0f} req/s (runs {lows:.0f}-{highs:.0f}), "
           f"p50 {statistics.median(b['p50'] for _n, _p, b in results):.1f} ms")  # fmt: skip
     head = (
-        f"| {'page':<22} | {'req/s':>7} | {'share':>7} | {'p50 ms':>7} | {'p99 ms':>7} | queries |"
+        f"| {'page':<22} | {'req/s':>7} | {'share':>7} | {'beside':>7} | {'p50 ms':>7} "
+        f"| {'p99 ms':>7} | queries |"
     )
     print(head)
     print("|" + "|".join("-" * (len(c)) for c in head.split("|")[1:-1]) + "|")
-    for name, page, _bare in results:
+    # share: of the median bare run; beside: of the bare run right before the page's own (the
+    # machine's speed drifts within a run, by a fifth on some days).
+    for name, page, bare in results:
         share = 100 * page["rps"] / bare_median
+        beside = 100 * page["rps"] / bare["rps"]
         flag = ""
         if page["bad"] or page["timeouts"]:
             flag = f" ({page['bad']:.0f} non-2xx, {page['timeouts']:.0f} time-outs)"
-        print(f"| {name:<22} | {page['rps']:7.1f} | {share:5.1f} % | {page['p50']:7.1f} | "
-              f"{page['p99']:7.1f} | {counts.get(name, '-'):>7} |{flag}")  # fmt: skip
+        queries = counts.get(name, "-")
+        print(f"| {name:<22} | {page['rps']:7.1f} | {share:5.1f} % | {beside:5.1f} % | "
+              f"{page['p50']:7.1f} | {page['p99']:7.1f} | {queries:>7} |{flag}")  # fmt: skip
     print(f"session rows made while the pages were driven: {anonymous_sessions} "
           "(the write cycles' users have theirs already)")  # fmt: skip
     return 0
