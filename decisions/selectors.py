@@ -14,7 +14,7 @@ from random import Random
 from typing import Any
 
 from django.db import connection
-from django.db.models import Count, Max, Q, QuerySet, Sum
+from django.db.models import Count, Max, Q, Sum
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
@@ -40,11 +40,6 @@ class Score:
     def lost_per_100(self) -> float | None:
         """EV lost per 100 decisions, in initial bets."""
         return 100.0 * self.ev_lost / self.count if self.count else None
-
-
-def _score(qs: QuerySet[Decision]) -> Score:
-    agg = qs.aggregate(n=Count("id"), ok=Count("id", filter=Q(correct=True)), lost=Sum("ev_lost"))
-    return Score(agg["n"], agg["ok"], float(agg["lost"] or 0.0))
 
 
 @dataclass(frozen=True)
