@@ -56,7 +56,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "csp.middleware.CSPMiddleware",
+    "core.csp.ContentSecurityPolicyMiddleware",  # django-csp's, its headers built once
     "django_htmx.middleware.HtmxMiddleware",
     "core.middleware.PreferredLanguageMiddleware",
     # Inside the locale middleware: the 405 page is in the visitor's language.
