@@ -269,7 +269,7 @@ def dashboard(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         "assignment_fields": presenters.form_fields_html(
             "assignment", lambda: AssignmentForm(initial={"title": "", "preset": "thoth"})
         ),
-        "co_form": CoTeacherForm(),
+        "co_form": SimpleLazyObject(CoTeacherForm),  # built only when the page is drawn anew
     }
     return render(request, "classroom/dashboard.html", context, status=status)
 

@@ -145,9 +145,14 @@ def test_the_dashboards_sql_agrees_with_the_orm(people):
             sql = selectors.teacher_dashboard_class(user=who, pk=klass.pk)
             assert (orm and orm.pk) == (sql and sql.pk), (who, klass)
     assert selectors.teacher_dashboard_class(user=None, pk=k.pk) is None
-    assert selectors.teacher_dashboard_class(user=people["owner"], pk=10**9) is None
+    for missing in (10**9, 10**21, -(10**21)):  # the last two fit no id column
+        assert selectors.teacher_dashboard_class(user=people["owner"], pk=missing) is None
     found = selectors.teacher_dashboard_class(user=people["owner"], pk=k.pk)
     assert found is not None and found.latest_answer is None and found.name == "Year 9"
+    orm = Classroom.objects.get(pk=k.pk)  # the row made into the class as the ORM makes it
+    fields = [f.attname for f in Classroom._meta.concrete_fields]
+    assert [getattr(found, f) for f in fields] == [getattr(orm, f) for f in fields]
+    assert not found.get_deferred_fields() and not found._state.adding
     first = make_decision(people["student"])
     second = make_decision(people["other_student"])  # another class's student: not counted
     found = selectors.teacher_dashboard_class(user=people["co"], pk=k.pk)
