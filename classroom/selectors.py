@@ -23,7 +23,7 @@ from blackjack import KINDS, UPS
 from classroom import records
 from classroom.models import ASSIGNMENT_CONTEXT_PREFIX, Assignment, Classroom, Membership
 from classroom.records import EMPTY, Score, StudentFigures
-from core.rows import Columns
+from core.rows import Columns, id_fits
 
 HEAT_ROWS: dict[str, tuple[int, ...]] = {
     "hard": tuple(range(5, 21)),
@@ -63,8 +63,7 @@ def teacher_dashboard_class(*, user: User | None, pk: int) -> Classroom | None:
     hold it to the ORM's answer (tests/classroom/test_dashboard_kept.py)."""
     if user is None or not user.is_teacher:
         return None
-    low, high = connection.ops.integer_field_range(Classroom._meta.pk.get_internal_type())
-    if not low <= pk <= high:  # an address no id can have: the ORM finds nothing too
+    if not id_fits(connection, Classroom, pk):
         return None
     sql = f"""
         SELECT {_CLASS_COLUMNS.sql(connection)}, (

@@ -1,4 +1,5 @@
-"""What every page's layout needs: the language switcher and the hreflang alternates."""
+"""What every page's layout needs: the language switcher, the hreflang alternates, and the
+forms' CSRF token."""
 
 from __future__ import annotations
 

@@ -46,6 +46,14 @@ def delete_rows(rows: models.QuerySet[Any]) -> int:
 M = TypeVar("M", bound=models.Model)
 
 
+def id_fits(connection: BaseDatabaseWrapper, model: type[models.Model], pk: int) -> bool:
+    """``pk`` can be an id of ``model`` on ``connection``: a written-out read is given only such
+    ids (an address beyond the column's range finds nothing through the ORM; passed to the
+    database, it overflows SQLite's integers and makes PostgreSQL refuse the statement)."""
+    low, high = connection.ops.integer_field_range(model._meta.pk.get_internal_type())
+    return bool(low <= pk <= high)
+
+
 class Columns(Generic[M]):
     """A model's columns in a SELECT written out once, read back into instances as the ORM would.
 
