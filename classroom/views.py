@@ -35,6 +35,7 @@ from classroom.forms import (
 )
 from classroom.models import Classroom, Membership
 from core.http import HtmxHttpRequest
+from core.kept import form_key, render_kept
 
 REMEDIAL_TITLE = gettext_noop("Weak spots of the class")
 
@@ -232,11 +233,12 @@ def dashboard(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     join_url = _join_url(request, classroom)
     is_owner = classroom.owner_id == request.user.pk
     status = 400 if range_form.is_bound and not range_form.is_valid() else 200
-    # The page is kept per stamp ({% once %}): while nothing it shows has changed, a reload or a
-    # sort already seen computes nothing below (each lazy value is made only when drawn).
+    # The page is kept whole per stamp (core.kept): while nothing it shows has changed, a reload
+    # or a sort already seen computes and draws nothing below (each lazy value is made only
+    # when drawn).
     page_key = (
-        (selectors.dashboard_stamp(classroom=classroom, now=now), sort, range_query, join_url,
-         is_owner)
+        (selectors.dashboard_stamp(classroom=classroom, now=now), sort, range_query,
+         form_key(range_form), join_url, is_owner)
         if status == 200
         else None
     )  # fmt: skip
@@ -249,7 +251,6 @@ def dashboard(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
     context = {
         "classroom": classroom,
-        "page_key": page_key,
         "data": SimpleLazyObject(data),
         "view": SimpleLazyObject(
             lambda: presenters.dashboard_view(
@@ -271,7 +272,9 @@ def dashboard(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         ),
         "co_form": SimpleLazyObject(CoTeacherForm),  # built only when the page is drawn anew
     }
-    return render(request, "classroom/dashboard.html", context, status=status)
+    if page_key is None:
+        return render(request, "classroom/dashboard.html", context, status=status)
+    return render_kept(request, "classroom/dashboard.html", context, key=page_key)
 
 
 def _range_query(form: DateRangeForm) -> str:

@@ -37,7 +37,7 @@ def site(request: HttpRequest) -> dict[str, Any]:
     return {
         "language_links": links,
         "hreflang_alternates": SimpleLazyObject(alternates),
-        "layout_keys": SimpleLazyObject(lambda: _layout_keys(request)),
+        "layout_keys": SimpleLazyObject(lambda: layout_keys(request)),
     }
 
 
@@ -47,7 +47,7 @@ def csrf(request: HttpRequest) -> dict[str, Any]:
     return {"csrf_token": SimpleLazyObject(lambda: get_token(request))}
 
 
-def _layout_keys(request: HttpRequest) -> dict[str, Any]:
+def layout_keys(request: HttpRequest) -> dict[str, Any]:
     """What the layout's kept parts ({% once %} in base.html) depend on: the page's address
     (and host, for the absolute alternates) and, for the header, who is looking (a signed-in
     user's own name; the log-out form's CSRF token is each request's own, put in by the tag).

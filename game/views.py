@@ -21,6 +21,7 @@ from accounts.models import User
 from accounts.services import user_or_new_guest
 from core.display import fmt, fmt_signed
 from core.http import HtmxHttpRequest, local_path
+from core.kept import render_kept
 from core.plurals import plural_count
 from game import presenters, selectors, services
 from game.chips import chip_to_select, offer_amount
@@ -255,18 +256,17 @@ def coach(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 def history(request: HtmxHttpRequest) -> HttpResponse:
     user = request.user if request.user.is_authenticated else None
     if user is None:
-        return render(request, "game/history.html", {"history_key": None, "rows": []})
+        return render(request, "game/history.html", {"rows": []})
     stamp = selectors.history_stamp(user=user)
-    # The table is kept per the stamp ({% once %}): while no round was dealt or moved, a reload
-    # reads, numbers, formats and draws nothing more (the rows are read only when drawn).
+    # The page is kept whole per the stamp (core.kept): while no round was dealt or moved, a
+    # reload reads, numbers, formats and draws nothing more (the rows are read only when drawn).
     key = (user.pk, tuple(stamp)) if stamp else None
 
     def rows() -> list[dict[str, object]]:
         return _history_rows(user, selectors.history_recent(user=user, stamp=stamp))
 
-    return render(
-        request, "game/history.html", {"history_key": key, "rows": SimpleLazyObject(rows)}
-    )
+    context = {"rows": SimpleLazyObject(rows)}
+    return render_kept(request, "game/history.html", context, key=key)
 
 
 def _history_rows(user: User, recent: list[selectors.Recent]) -> list[dict[str, object]]:

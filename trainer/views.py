@@ -26,6 +26,7 @@ from computed import selectors as computed_selectors
 from computed import services as computed_services
 from computed.tables import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, UPS
 from core.http import HtmxHttpRequest
+from core.kept import render_kept
 from decisions import selectors as decision_selectors
 from trainer import selectors, services
 from trainer.context import SETTINGS_KEY, drill_context_get, drill_context_peek, drill_notice
@@ -174,7 +175,7 @@ def answer(request: HtmxHttpRequest) -> HttpResponse:
 @require_GET
 def stats(request: HtmxHttpRequest) -> HttpResponse:
     """The learner's statistics.  Drawn once per state of the learner's record (its stamp: the
-    count and the latest id) and language, and kept ({% once %}): reading them again until the
+    count and the latest id) and language, and kept whole (core.kept): reading them again until the
     next decision costs one indexed count, not the aggregates and the heat map's markup."""
     user = _user(request)
     stamp = decision_selectors.stats_stamp(user=user) if user is not None else (0, 0)
@@ -190,8 +191,9 @@ def stats(request: HtmxHttpRequest) -> HttpResponse:
             (data.lost_plot, _("EV lost per 100 decisions by day, in bets"), False),
         ]
 
-    context = {"stats": data, "stats_key": (user.pk, *stamp), "ups": UPS, "plots": plots}
-    return render(request, "trainer/stats.html", context)
+    key = (user.pk, *stamp)
+    context = {"stats": data, "stats_key": key, "ups": UPS, "plots": plots}
+    return render_kept(request, "trainer/stats.html", context, key=key)
 
 
 TOO_MANY_JOBS = _(

@@ -7,19 +7,15 @@ dictionary look-up instead of hundreds of template nodes.  The key is the tag's 
 the active language; the body must depend on nothing else.  An argument that is ``None`` means
 "do not keep this one" (a form with errors, say): the body is rendered as usual.
 
-A body may hold forms: while it is rendered to be kept, its ``csrf_token`` is a placeholder
-(random, this process's), and each request's output has the placeholder replaced by that
-request's own token.  No visitor's token is ever kept, so none can reach another visitor.
-
-Kept in the process, not in the shared cache: a deployment's new code starts new processes, so a
-kept fragment never outlives the template that made it.
+A body may hold forms: while it is rendered to be kept, its ``csrf_token`` is a placeholder,
+and each request's output has the placeholder replaced by that request's own token
+(``core.kept``, which also keeps whole pages).  No visitor's token is ever kept, so none can
+reach another visitor.
 """
 
 from __future__ import annotations
 
-import secrets
 import threading
-from collections import OrderedDict
 from typing import Any
 
 from django import template
@@ -28,22 +24,22 @@ from django.template.context import Context
 from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 
+from core import kept
+from core.kept import TOKEN_PLACEHOLDER, Keeper, form_key
+
 register = template.Library()
 
-KEPT = 256  # fragments kept per {% once %} tag, so that one tag's many keys evict none of another's
-# node id -> key -> (output, what the key names): an entry holds the node and the key's objects,
-# so that neither's id() can be reused by another while the entry lives.
-_kept: dict[int, OrderedDict[tuple[Any, ...], tuple[SafeString, tuple[Any, ...]]]] = {}
+# node id -> its keeper: key -> (output, what the key names): an entry holds the node and the
+# key's objects, so that neither's id() can be reused by another while the entry lives.
+_kept: dict[int, Keeper] = {}
 _lock = threading.Lock()
-# Stands for the request's CSRF token in a kept fragment: letters and digits only, like a real
-# token, so that it passes through escaping unchanged.
-TOKEN_PLACEHOLDER = "csrfplaceholder" + secrets.token_hex(24)
 
 
 def forget() -> None:
-    """Drop every kept fragment (tests)."""
+    """Drop every kept fragment and page (tests)."""
     with _lock:
         _kept.clear()
+    kept.forget()
 
 
 def _part(value: Any) -> Any:
@@ -69,10 +65,10 @@ class OnceNode(template.Node):
         token = context.get("csrf_token")
         key = (translation.get_language(), token is not None, *(_part(v) for v in values))
         with _lock:
-            kept = _kept.setdefault(id(self), OrderedDict())
-            found = kept.get(key)
-            if found is not None:
-                kept.move_to_end(key)
+            keeper = _kept.get(id(self))
+            if keeper is None:
+                keeper = _kept[id(self)] = Keeper()
+        found: tuple[SafeString, tuple[Any, ...]] | None = keeper.get(key)
         if found is None:
             if token is None:
                 out = mark_safe(self.nodelist.render(context))
@@ -80,11 +76,7 @@ class OnceNode(template.Node):
                 with context.push(csrf_token=TOKEN_PLACEHOLDER):
                     out = mark_safe(self.nodelist.render(context))
             found = (out, (self, *values))
-            with _lock:
-                kept = _kept.setdefault(id(self), OrderedDict())
-                kept[key] = found
-                while len(kept) > KEPT:
-                    kept.popitem(last=False)
+            keeper.put(key, found)
         out = found[0]
         if token is not None and TOKEN_PLACEHOLDER in out:
             out = mark_safe(out.replace(TOKEN_PLACEHOLDER, str(token)))
@@ -101,17 +93,5 @@ def once(parser: Parser, token: Token) -> OnceNode:
     return OnceNode(nodelist, [parser.compile_filter(b) for b in bits])
 
 
-@register.filter
-def form_key(form: Any) -> tuple[Any, ...] | None:
-    """What a form's rendering depends on: its initial values, or the data bound to its fields;
-    ``None`` (render anew) for a form with errors."""
-    if not form.is_bound:
-        return ("initial", tuple(sorted((k, str(v)) for k, v in form.initial.items())))
-    if form.errors:
-        return None
-    data = form.data
-    values = []
-    for name in form.fields:
-        got = data.getlist(name) if hasattr(data, "getlist") else [data.get(name)]
-        values.append((name, tuple(str(v) for v in got if v is not None)))
-    return ("bound", tuple(values))
+# What a form's rendering depends on, as a key (core.kept.form_key).
+register.filter("form_key", form_key)

@@ -6,6 +6,7 @@ import pytest
 from django.template import Context, Template, TemplateSyntaxError
 from django.utils import translation
 
+from core import kept
 from core.templatetags import once
 
 TEMPLATE = Template(
@@ -66,7 +67,7 @@ def test_a_key_is_needed():
 
 
 def test_the_kept_fragments_are_bounded(monkeypatch):
-    monkeypatch.setattr(once, "KEPT", 3)
+    monkeypatch.setattr(kept, "KEPT", 3)
     count = Counter()
     for key in "abcde":
         render(key, count)
