@@ -66,12 +66,15 @@ class Keeper:
             self._entries.clear()
 
 
-_pages = Keeper()
+# template name -> its pages: a learner's many past-rounds pages push out no class's dashboard
+_pages: dict[str, Keeper] = {}
+_pages_lock = threading.Lock()
 
 
 def forget() -> None:
     """Drop every kept page (tests: ids in a key are one test database's)."""
-    _pages.clear()
+    with _pages_lock:
+        _pages.clear()
 
 
 def with_token(text: str, request: HttpRequest) -> str:
@@ -91,13 +94,17 @@ def render_kept(
     layout = layout_keys(request)
     if key is None or None in layout.values() or len(get_messages(request)):
         return render(request, template_name, context)
-    full_key = (template_name, translation.get_language(), key, *layout.values())
-    found = _pages.get(full_key)
+    with _pages_lock:
+        pages = _pages.get(template_name)
+        if pages is None:
+            pages = _pages[template_name] = Keeper()
+    full_key = (translation.get_language(), key, *layout.values())
+    found = pages.get(full_key)
     if found is None:
         text = render_to_string(
             template_name, {**context, "csrf_token": TOKEN_PLACEHOLDER}, request
         )
-        _pages.put(full_key, text)
+        pages.put(full_key, text)
     else:
         text = found
     return HttpResponse(with_token(text, request))

@@ -106,6 +106,20 @@ def test_each_response_carries_its_own_token_and_none_is_kept():
     tokens = [TOKEN.search(p).group(1) for p in pages]
     assert len(set(tokens)) == 3
     assert all(kept.TOKEN_PLACEHOLDER not in p for p in pages)
-    stored = kept._pages.values()
+    stored = kept._pages[TEMPLATE].values()
     assert len(stored) == 1 and kept.TOKEN_PLACEHOLDER in stored[0]
     assert not any(t in stored[0] for t in tokens)
+
+
+def test_each_template_keeps_its_own_pages(monkeypatch):
+    """Bounded per template: one page's many keys push out none of another page's."""
+    monkeypatch.setattr(kept, "KEPT", 2)
+    count = Counter()
+    _page(count, "a")
+    for key in "xyz":
+        kept.render_kept(_request(), "errors/404.html", {}, key=key)
+    assert len(kept._pages["errors/404.html"]) == 2
+    assert "drawn 1" in _page(count, "a")
+    _page(count, "b")
+    _page(count, "c")
+    assert "drawn 4" in _page(count, "a")  # pushed out by b and c: drawn again
