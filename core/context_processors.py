@@ -48,9 +48,10 @@ def csrf(request: HttpRequest) -> dict[str, Any]:
 
 
 def layout_keys(request: HttpRequest) -> dict[str, Any]:
-    """What the layout's kept parts ({% once %} in base.html) depend on: the page's address
-    (and host, for the absolute alternates) and, for the header, who is looking (a signed-in
-    user's own name; the log-out form's CSRF token is each request's own, put in by the tag).
+    """What the layout's kept parts ({% once %} in base.html, and a page kept whole by
+    ``core.kept.render_kept``) depend on: the page's address (and host, for the absolute
+    alternates) and, for the header, who is looking (a signed-in user's own name; the log-out
+    form's CSRF token is each request's own, put in by the tag).
     ``None`` renders anew: a page no view matched."""
     if getattr(request, "resolver_match", None) is None:
         return {"alternates": None, "header": None}
