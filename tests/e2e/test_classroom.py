@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 from accounts.models import Role, User
 from blackjack import PRESETS
 from classroom.models import Assignment, Classroom, Membership
+from classroom.services import class_create
 from computed import selectors, services
 from decisions.models import Decision
 from tests.trainer.conftest import thoth_docs
@@ -149,3 +150,35 @@ def test_teacher_and_student(page, live_server, axe_check, screenshot, tables):
     assert ani[:5] == ["Ani", "ani", "10", "10", "0"] and ani[5] == "50.0"
     assert ani[-1] == "10/10" and ani[-2] == "0/30"
     assert Membership.objects.filter(classroom=klass).count() == 1
+
+
+def test_a_kept_dashboard_posts_and_shows_its_message_once(page, live_server, axe_check,
+                                                            screenshot):  # fmt: skip
+    """The dashboard served as kept (core.kept) carries this browser's CSRF token: its forms
+    post; the message after a post is shown once; each language has its own page."""
+    url = live_server.url
+    teacher = User.objects.create_user(
+        username="seshat", password=PASSWORD, role=Role.TEACHER, display_name="Seshat"
+    )
+    klass = class_create(owner=teacher, name="Scribes")
+    _log_in(page, url, "seshat")
+    for _ in range(2):  # drawn, then served as kept
+        page.goto(f"{url}/en/classes/{klass.pk}/")
+        expect(page.locator("h1")).to_contain_text("Scribes")
+        expect(page.locator(".who")).to_have_text("Seshat")
+    old_code = page.locator("[data-join-code]").inner_text()
+    page.get_by_role("button", name="New join code").click()
+    expect(page.locator(".messages")).not_to_be_empty()
+    new_code = page.locator("[data-join-code]").inner_text()
+    assert new_code != old_code
+    page.reload()
+    expect(page.locator(".messages")).to_be_empty()
+    assert page.locator("[data-join-code]").inner_text() == new_code
+    page.get_by_role("link", name="Українська").click()
+    expect(page.locator("html")).to_have_attribute("lang", "uk")
+    expect(page.locator("h1")).to_contain_text("Scribes")
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.reload()  # the Ukrainian page, kept
+    axe_check(page)
+    screenshot(page, "classroom-kept-uk-360")
+    page.set_viewport_size({"width": 1280, "height": 800})
