@@ -240,7 +240,7 @@ def dashboard(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         (selectors.dashboard_stamp(classroom=classroom, now=now), sort, range_query,
          form_key(range_form), join_url, is_owner)
         if status == 200
-        else None
+        else None  # a refused range: nothing to keep, and no stamp to read
     )  # fmt: skip
 
     @functools.cache
@@ -272,9 +272,7 @@ def dashboard(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         ),
         "co_form": SimpleLazyObject(CoTeacherForm),  # built only when the page is drawn anew
     }
-    if page_key is None:
-        return render(request, "classroom/dashboard.html", context, status=status)
-    return render_kept(request, "classroom/dashboard.html", context, key=page_key)
+    return render_kept(request, "classroom/dashboard.html", context, key=page_key, status=status)
 
 
 def _range_query(form: DateRangeForm) -> str:

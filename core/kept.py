@@ -86,14 +86,20 @@ def with_token(text: str, request: HttpRequest) -> str:
 
 
 def render_kept(
-    request: HttpRequest, template_name: str, context: dict[str, Any], *, key: Any
+    request: HttpRequest,
+    template_name: str,
+    context: dict[str, Any],
+    *,
+    key: Any,
+    status: int = 200,
 ) -> HttpResponse:
-    """``render(request, template_name, context)``, the page kept per ``key``: the page shows
-    nothing that ``key``, the language and the layout's keys do not name.  ``None`` renders
-    anew, as does a request with messages to show (they are shown once)."""
+    """``render(request, template_name, context, status=status)``, the page kept per ``key``:
+    the page shows nothing that ``key``, the language and the layout's keys do not name.
+    ``None`` renders anew, as do a page of another status than 200 (a refused form) and a
+    request with messages to show (they are shown once)."""
     layout = layout_keys(request)
-    if key is None or None in layout.values() or len(get_messages(request)):
-        return render(request, template_name, context)
+    if key is None or status != 200 or None in layout.values() or len(get_messages(request)):
+        return render(request, template_name, context, status=status)
     with _pages_lock:
         pages = _pages.get(template_name)
         if pages is None:

@@ -66,6 +66,16 @@ def test_a_page_is_drawn_once_per_key():
     assert count.calls == 4
 
 
+def test_a_page_of_another_status_is_drawn_anew_and_not_kept():
+    count = Counter()
+    for n in (1, 2):
+        response = kept.render_kept(
+            _request(), TEMPLATE, {"message": count, "back": "/"}, key="a", status=400
+        )
+        assert response.status_code == 400 and f"drawn {n}" in response.content.decode()
+    assert "drawn 3" in _page(count, "a")
+
+
 def test_each_address_and_language_has_its_own():
     count = Counter()
     _page(count, "a")
