@@ -6,8 +6,8 @@ alone would let anyone lock the owner out with five requests. So, on top of the 
 username-wide *slow-down*: once a name has collected ``SLOWDOWN_AFTER`` failures from all
 addresses within the cool-off time, each further try for it waits ``SLOWDOWN_SECONDS`` after the
 last failure, unless the browser carries this user's *device cookie* (set by an earlier
-successful log-in). The owner's own browsers are never slowed down, and a refused try is not
-a failure, so it cannot lengthen the wait.
+successful log-in, or by the sign-up). The owner's own browsers are never slowed down, and a
+refused try is not a failure, so it cannot lengthen the wait.
 """
 
 from __future__ import annotations
@@ -118,7 +118,7 @@ def slowdown_wait(*, request: HttpRequest, username: str) -> int:
 
 
 def remember_device(*, request: HttpRequest, response: HttpResponse, username: str) -> None:
-    """After a successful log-in: this browser is one of ``username``'s own."""
+    """After a successful log-in or sign-up: this browser is one of ``username``'s own."""
     names = [username, *(n for n in device_names(request) if n != username)]
     response.set_cookie(
         DEVICE_COOKIE,

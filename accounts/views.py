@@ -66,7 +66,11 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
             with translation.override(user.preferred_language):
                 welcome = _("Welcome to the Hall of Thoth, %(name)s.") % {"name": user.shown_name}
             messages.success(request, welcome)
-            return _redirect_in_language(request, user.preferred_language)
+            response = _redirect_in_language(request, user.preferred_language)
+            # Signing up signs this browser in: it is the new account's own from now on, so
+            # a spread log-in attack on the name never slows it down (as after a log-in).
+            remember_device(request=request, response=response, username=user.get_username())
+            return response
     else:
         form = SignUpForm(initial={"preferred_language": translation.get_language()})
     return render(request, "accounts/signup.html", {"form": form, "next": _safe_next(request)})

@@ -108,11 +108,11 @@ def calculator_start(
     form: CalculatorForm, *, user_key: str | None = None, address: str | None = None
 ) -> None:
     """Ask the task queue for every edge the answer needs that is not stored.  Raises
+    ``computed.services.Busy`` (having asked for none) when too many jobs wait already, and
     ``computed.services.RateLimited`` (after asking for those it could) when the requester
     asked for too much new work."""
     rules, singles = _needed(form)
-    for r in _rule_sets(rules, singles):
-        figures.edge_job_start(r, user_key=user_key, address=address)
+    figures.edge_jobs_start(_rule_sets(rules, singles), user_key=user_key, address=address)
 
 
 def house_form() -> CalculatorForm:

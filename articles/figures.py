@@ -379,14 +379,16 @@ def edge_stored(rules: Rules) -> bool:
     return edge_get(rules) is not None
 
 
-def edge_job_start(
-    rules: Rules, *, user_key: str | None = None, address: str | None = None
+def edge_jobs_start(
+    rule_sets: Sequence[Rules], *, user_key: str | None = None, address: str | None = None
 ) -> None:
-    """Ask a worker for the house edge of ``rules`` (its chart first), unless it is stored
-    or already asked for: the trainer's chart job, of kind "edge".  Raises
-    ``computed.services.RateLimited`` when the requester asked for too much new work."""
-    computed_services.job_request(
-        rules=rules, kind=ChartJob.Kind.EDGE, user_key=user_key, address=address
+    """Ask a worker for the house edge of each rule set (its chart first), unless it is
+    stored or already asked for: the trainer's chart jobs, of kind "edge".  Raises
+    ``computed.services.Busy`` (nothing asked for) when the line of jobs has no room for
+    them all, ``computed.services.RateLimited`` when the requester asked for too much new
+    work."""
+    computed_services.jobs_request(
+        rule_sets=rule_sets, kind=ChartJob.Kind.EDGE, user_key=user_key, address=address
     )
 
 

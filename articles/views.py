@@ -8,14 +8,13 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
-from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 
 from articles import calculator, content, selectors
 from articles.forms import CalculatorForm
 from computed import limits
-from computed.services import RateLimited
+from computed.services import BUSY, BUSY_RETRY_SECONDS, Busy, RateLimited
 from core.http import HtmxHttpRequest
 
 CALCULATOR_SLUG = "house-edge"
@@ -44,7 +43,7 @@ def _calculator_form(request: HtmxHttpRequest) -> CalculatorForm:
     return calculator.house_form()
 
 
-def _calculator_html(request: HtmxHttpRequest, form: CalculatorForm) -> str:
+def _calculator_html(request: HtmxHttpRequest, form: CalculatorForm, notice: str = "") -> str:
     answer = calculator.calculator_answer(form) if form.is_valid() else None
     return render_to_string(
         "articles/blocks/calculator.html",
@@ -54,6 +53,7 @@ def _calculator_html(request: HtmxHttpRequest, form: CalculatorForm) -> str:
             "query": request.GET.urlencode(),
             "hidden": _hidden(form),
             "figures_ready": True,
+            "notice": notice,
         },
         request=request,
     )
@@ -81,10 +81,16 @@ def _alternates(request: HtmxHttpRequest, slug: str, langs: list[str]) -> list[t
 
 @require_GET
 def article(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    lang = _lang()
     blocks = None
     if slug == CALCULATOR_SLUG:
         blocks = {"calculator": _calculator_html(request, _calculator_form(request))}
+    return _article_page(request, slug, blocks=blocks)
+
+
+def _article_page(
+    request: HtmxHttpRequest, slug: str, *, blocks: dict[str, str] | None, status: int = 200
+) -> HttpResponse:
+    lang = _lang()
     page = selectors.page(lang, slug, blocks=blocks)
     if page is None:
         raise Http404("no such article in this language")
@@ -104,6 +110,7 @@ def article(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             "canonical": request.build_absolute_uri(content.article_url(lang, slug)),
             "hreflang_alternates": _alternates(request, slug, langs),
         },
+        status=status,
     )
 
 
@@ -124,8 +131,11 @@ def calculator_compute(request: HtmxHttpRequest) -> HttpResponse:
     try:
         calculator.calculator_start(form, **limits.requester(request))
     except RateLimited:
-        notice = format_html('<p class="message message-error" role="alert">{}</p>', TOO_MANY)
-        return HttpResponse(notice + _calculator_html(request, form), status=429)
+        return _calculator_refused(request, form, str(TOO_MANY), status=429)
+    except Busy:
+        response = _calculator_refused(request, form, str(BUSY), status=503)
+        response["Retry-After"] = str(BUSY_RETRY_SECONDS)
+        return response
     query = request.POST.copy()
     query.pop("csrfmiddlewaretoken", None)
     url = reverse("articles:article", kwargs={"slug": CALCULATOR_SLUG})
@@ -134,6 +144,16 @@ def calculator_compute(request: HtmxHttpRequest) -> HttpResponse:
         request.GET = query  # type: ignore[assignment]  # the progress block polls with these options
         return HttpResponse(_calculator_html(request, form))
     return redirect(target, permanent=False)
+
+
+def _calculator_refused(
+    request: HtmxHttpRequest, form: CalculatorForm, notice: str, *, status: int
+) -> HttpResponse:
+    """The calculator with the reason nothing was started: alone for htmx, else in its page."""
+    html = _calculator_html(request, form, notice)
+    if request.htmx:
+        return HttpResponse(html, status=status)
+    return _article_page(request, CALCULATOR_SLUG, blocks={"calculator": html}, status=status)
 
 
 @require_GET

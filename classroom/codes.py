@@ -1,9 +1,9 @@
 """Join codes: 8 characters from 31 that cannot be mistaken for each other (no 0 O 1 I L),
 read case-insensitively and with or without spaces or a dash.
 
-31⁸ ≈ 8.5 × 10¹¹ codes; with join attempts limited to 20 an hour per address and per account
-(see ``services.JOIN_ATTEMPTS``), guessing any of a thousand classes' codes takes millions of
-years.
+31⁸ ≈ 8.5 × 10¹¹ codes; with wrong codes limited to 100 an hour per address and 20 per account
+(see ``services.JOIN_FAILURES_PER_ADDRESS``), one address guessing any of a thousand classes'
+codes needs about 970 years on average.
 """
 
 from __future__ import annotations

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -28,8 +29,14 @@ NO_SUCH_TEACHER = _("No teacher has this username.")
 ALREADY_TEACHING = _("This teacher already teaches the class.")
 NO_CELLS = _("The class has made no costly mistakes yet: there is nothing to practise.")
 
-# Join attempts (right or wrong) allowed per hour per account and per address.
-JOIN_ATTEMPTS = 20
+# Wrong join codes allowed per hour: per signed-in account, and per client address (everyone
+# behind it, signed in or not). A code that opens a class counts nothing, so opening a join
+# link and pressing its Join button cost nothing either; a school behind one address could only
+# run out through its students' typos: a class of 40 may mistype 100 times in a lesson. Guessing
+# stays hopeless (``classroom.codes``: one address needs about 970 years to find one of a
+# thousand classes).
+JOIN_FAILURES_PER_USER = 20
+JOIN_FAILURES_PER_ADDRESS = 100
 JOIN_WINDOW_SECONDS = 3600
 # Cache keys of the join counters begin with this (tests give each test its own).
 RATE_KEY_PREFIX = "classroom:join"
@@ -107,35 +114,53 @@ def co_teacher_remove(*, classroom: Classroom, user_id: int) -> None:
         _changed(Q(pk=classroom.pk))
 
 
-def _attempts_left(keys: Sequence[str]) -> bool:
-    """Count one attempt on every key; False once any is over the limit."""
-    allowed = True
-    for key in keys:
+def _count(keys: Sequence[tuple[str, int]]) -> list[str] | None:
+    """Count one attempt on every key (an exact bound however many requests race: the count
+    is the cache's atomic increment): the keys counted, or ``None`` (nothing counted) once any
+    is at its limit."""
+    counted: list[str] = []
+    for key, limit in keys:
         cache.add(key, 0, JOIN_WINDOW_SECONDS)
         try:
             count = cache.incr(key)
-        except ValueError:  # expired between add and incr
-            cache.set(key, 1, JOIN_WINDOW_SECONDS)
-            count = 1
-        allowed = allowed and count <= JOIN_ATTEMPTS
-    return allowed
+        except ValueError:  # expired between add and incr: the window's first
+            cache.add(key, 0, JOIN_WINDOW_SECONDS)
+            count = cache.incr(key)
+        counted.append(key)
+        if count > limit:
+            _uncount(counted)  # a refused attempt is not a guess: it cannot stretch the wait
+            return None
+    return counted
 
 
-def join_rate_keys(*, user: User | None, address: str) -> list[str]:
-    keys = [f"{RATE_KEY_PREFIX}:ip:{address}"]
+def _uncount(keys: Sequence[str]) -> None:
+    for key in keys:
+        # ValueError: the window ended meanwhile, nothing left to take back.
+        with contextlib.suppress(ValueError):
+            cache.decr(key)
+
+
+def join_rate_keys(*, user: User | None, address: str | None) -> list[tuple[str, int]]:
+    """The counters a join attempt is held to, with their limits: the client address's
+    (``accounts.attempts.client_address``: behind the load balancer, the visitor's own) and,
+    when signed in, the account's."""
+    keys = [(f"{RATE_KEY_PREFIX}:ip:{address or 'unknown'}", JOIN_FAILURES_PER_ADDRESS)]
     if user is not None:
-        keys.append(f"{RATE_KEY_PREFIX}:user:{user.pk}")
+        keys.append((f"{RATE_KEY_PREFIX}:user:{user.pk}", JOIN_FAILURES_PER_USER))
     return keys
 
 
-def class_find_by_code(*, code: str, rate_keys: Sequence[str]) -> Classroom:
-    """The class a code opens, counted against the join rate limit (guessing is slow)."""
-    if not _attempts_left(rate_keys):
+def class_find_by_code(*, code: str, rate_keys: Sequence[tuple[str, int]]) -> Classroom:
+    """The class a code opens. A code that opens none counts against the join rate limits
+    (guessing is slow); one that does counts nothing."""
+    counted = _count(rate_keys)
+    if counted is None:
         raise ClassError(TOO_MANY_ATTEMPTS, status=429)
     normal = code_normalise(code)
     found = Classroom.objects.filter(code=normal).first() if normal else None
     if found is None:
         raise ClassError(NO_SUCH_CODE, status=404)
+    _uncount(counted)
     return found
 
 

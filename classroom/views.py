@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.attempts import client_address
 from accounts.models import User
 from blackjack import UPS
 from classroom import exports, presenters, records, selectors, services
@@ -121,7 +122,7 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
 
 
 def _find(request: HtmxHttpRequest, code: str) -> Classroom:
-    keys = services.join_rate_keys(user=_user(request), address=request.META.get("REMOTE_ADDR", ""))
+    keys = services.join_rate_keys(user=_user(request), address=client_address(request))
     return services.class_find_by_code(code=code, rate_keys=keys)
 
 

@@ -51,6 +51,9 @@ class ChartJob(models.Model):
     # and held exactly by those jobs (the constraints below), so the bound on jobs handed to
     # the queue holds however many processes promote at once, on PostgreSQL and SQLite.
     slot = models.PositiveSmallIntegerField(null=True, blank=True, unique=True)
+    # Which of the ``MAX_WAITING`` places in line a waiting job holds, alike: unique, and held
+    # exactly by the waiting jobs, so the line is bounded however many requests add to it.
+    line = models.PositiveSmallIntegerField(null=True, blank=True, unique=True)
     task_id = models.CharField(max_length=64, blank=True)
     queued_at = models.DateTimeField(null=True, blank=True)
     done = models.PositiveIntegerField(default=0)
@@ -70,7 +73,14 @@ class ChartJob(models.Model):
                     | (~models.Q(status__in=["queued", "running"]) & models.Q(slot__isnull=True))
                 ),
                 name="chartjob_slot_iff_active",
-            )
+            ),
+            models.CheckConstraint(
+                condition=(
+                    models.Q(status="waiting", line__isnull=False)
+                    | (~models.Q(status="waiting") & models.Q(line__isnull=True))
+                ),
+                name="chartjob_line_iff_waiting",
+            ),
         ]
 
     def __str__(self) -> str:

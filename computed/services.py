@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from blackjack import Rules
 from computed import limits
@@ -28,6 +29,14 @@ STALE_JOB = timedelta(minutes=2)
 # Jobs handed to the queue at once (queued or running), exactly: each holds one of this many
 # unique places (``ChartJob.slot``); more wait in line, in order.
 MAX_PENDING = 4
+# Jobs waiting in line behind those, at most, exactly: each holds one of this many unique places
+# in line (``ChartJob.line``); beyond them a request is refused as busy (``Busy``) and starts
+# nothing. A new rule set's edge takes a worker about 1.5 s on a quiet machine and up to 6 s
+# under load (README, "Measured"), so with one worker the last of 4 + 16 has its answer within
+# half a minute to two: longer, and the reader is better told to come back. It is above what
+# one address may ask for in a window (``limits.JOB_LIMITS``: 10), so one requester alone
+# cannot make the service busy for the others.
+MAX_WAITING = 16
 ACTIVE = (ChartJob.Status.QUEUED, ChartJob.Status.RUNNING)
 PENDING = (ChartJob.Status.WAITING, *ACTIVE)
 
@@ -41,6 +50,18 @@ KIND_STORED: dict[str, Callable[[Rules], bool]] = {}
 
 class RateLimited(Exception):
     """The requester asked for too many new rule sets lately."""
+
+
+class Busy(Exception):
+    """Every place in line is taken: nothing was asked for; the page says to come back."""
+
+
+BUSY = _(
+    "Too many computations are waiting just now, so nothing was started. "
+    "Please try again in a few minutes."
+)
+# The busy answer's Retry-After: about the time the line takes to move on by a few jobs.
+BUSY_RETRY_SECONDS = 60
 
 
 class JobTakenOver(Exception):
@@ -75,11 +96,15 @@ def chart_job_run(*, rules: Rules) -> None:
         data = compute_tables(rules, progress, store=DatabaseTableStore())
         tables_store(rules=rules, data=data)
         ChartJob.objects.filter(rules_key=key).update(
-            status=ChartJob.Status.DONE, slot=None, finished=True, updated_at=timezone.now()
+            status=ChartJob.Status.DONE,
+            slot=None,
+            line=None,
+            finished=True,
+            updated_at=timezone.now(),
         )
     except Exception as exc:
         ChartJob.objects.filter(rules_key=key).update(
-            status=ChartJob.Status.FAILED, slot=None, error=repr(exc)[:500]
+            status=ChartJob.Status.FAILED, slot=None, line=None, error=repr(exc)[:500]
         )
         raise
 
@@ -111,48 +136,109 @@ def job_request(
 ) -> ChartJob | None:
     """Ask for the tables of ``rules`` (and the work of ``kind``) to be computed by a worker.
 
-    ``None`` when they are stored already. Joining a job already pending is free; new work
-    (a new row, or a failed or incomplete one started again) counts against the requester's
-    limits (``RateLimited``). Beyond ``MAX_PENDING`` jobs the new one waits in line.
+    ``None`` when they are stored already; else its job (see ``jobs_request``).
     """
-    if _stored(rules, kind):
+    if jobs_request(rule_sets=[rules], kind=kind, user_key=user_key, address=address):
         return None
+    return ChartJob.objects.filter(rules_key=rules.key()).first()
+
+
+def jobs_request(
+    *,
+    rule_sets: Sequence[Rules],
+    kind: str = ChartJob.Kind.TABLES,
+    user_key: str | None,
+    address: str | None,
+) -> list[Rules]:
+    """Ask for the tables of every rule set (and the work of ``kind``) to be computed by a
+    worker; returns the rule sets stored already.
+
+    A rule set stored already, or whose job is pending, is never queued again (the job of a
+    rule set is one row, ``rules_key`` being unique; joining a pending job is free). The rest
+    is new work (a new row, or a failed or incomplete one started again): ``Busy``, and
+    nothing asked for, when the line has fewer free places than that; else each counts
+    against the requester's limits (``RateLimited``, after asking for those it could, in
+    order) and takes a place in line. Beyond ``MAX_PENDING`` jobs the new ones wait there.
+    """
+    stored: list[Rules] = []
+    new: list[tuple[Rules, ChartJob | None]] = []
+    for rules in dict.fromkeys(rule_sets):
+        # The row first, then the product: a job stores its product before it is done, so a
+        # job read as done or failed with nothing stored is truly new work.
+        job = ChartJob.objects.filter(rules_key=rules.key()).first()
+        if job is not None and job.status in PENDING:
+            _kind_add(job, kind)
+        elif _stored(rules, kind):
+            stored.append(rules)
+        else:
+            new.append((rules, job))
+    if not new:
+        return stored
+    if len(_free_lines()) < len(new):
+        raise Busy
+    try:
+        for rules, job in new:
+            if not limits.job_allowed(user_key=user_key, address=address):
+                raise RateLimited
+            _line_up(rules=rules, kind=kind, job=job)
+    finally:
+        jobs_promote()
+    return stored
+
+
+def _kind_add(job: ChartJob, kind: str) -> None:
+    if kind != job.kind and kind != ChartJob.Kind.TABLES:
+        # The worker reads the kind again once the tables are done.
+        ChartJob.objects.filter(pk=job.pk).update(kind=kind)
+
+
+def _free_lines() -> list[int]:
+    held = set(ChartJob.objects.filter(line__isnull=False).values_list("line", flat=True))
+    if len(held) >= MAX_WAITING:  # places beyond the bound, held since before it existed
+        return []
+    return [place for place in range(MAX_WAITING) if place not in held]
+
+
+def _line_up(*, rules: Rules, kind: str, job: ChartJob | None) -> bool:
+    """Put ``rules``'s job in line, in a free place: a new row (``job`` is ``None``) or ``job``
+    (failed, or done without ``kind``'s product) started again. ``False`` when another
+    request did it first (its job is then the one to join); ``Busy`` when no place is free.
+
+    The place is unique in the database, so two requests taking the same one cannot both
+    succeed: the loser tries the next free one. The restart is also a compare-and-set on
+    status and ticket, so a job started again by someone else is left to them.
+    """
     key = rules.key()
-    job = ChartJob.objects.filter(rules_key=key).first()
-    if job is not None and job.status in PENDING:
-        if kind != job.kind and kind != ChartJob.Kind.TABLES:
-            # The worker reads the kind again once the tables are done.
-            ChartJob.objects.filter(pk=job.pk).update(kind=kind)
-            job.kind = kind
-        return job
-    if not limits.job_allowed(user_key=user_key, address=address):
-        raise RateLimited
-    now = timezone.now()
-    fresh = {
-        "status": ChartJob.Status.WAITING,
-        "kind": kind,
-        "queued_at": now,
-        "ticket": secrets.token_hex(16),
-        "task_id": "",
-        "done": 0,
-        "total": 1,
-        "finished": False,
-        "error": "",
-        "slot": None,
-    }
-    if job is None:
+    for place in _free_lines():
+        now = timezone.now()
+        fresh = {
+            "status": ChartJob.Status.WAITING,
+            "line": place,
+            "kind": kind,
+            "queued_at": now,
+            "ticket": secrets.token_hex(16),
+            "task_id": "",
+            "done": 0,
+            "total": 1,
+            "finished": False,
+            "error": "",
+            "slot": None,
+        }
         try:
             with transaction.atomic():
-                job = ChartJob.objects.create(rules_key=key, rules=rules.to_dict(), **fresh)
-        except IntegrityError:  # another request created it first: join that one
-            return ChartJob.objects.get(rules_key=key)
-    else:
-        # Start a failed (or finished but incomplete) job again, unless someone just did.
-        ChartJob.objects.filter(pk=job.pk, ticket=job.ticket, status=job.status).update(
-            updated_at=now, **fresh
-        )
-    jobs_promote()
-    return ChartJob.objects.get(rules_key=key)
+                if job is None:
+                    ChartJob.objects.create(rules_key=key, rules=rules.to_dict(), **fresh)
+                    return True
+                return bool(
+                    ChartJob.objects.filter(pk=job.pk, ticket=job.ticket, status=job.status).update(
+                        updated_at=now, **fresh
+                    )
+                )
+        except IntegrityError:
+            if job is None and ChartJob.objects.filter(rules_key=key).exists():
+                return False  # another request created it first: join that one
+            continue  # another request took this place first
+    raise Busy
 
 
 def job_place(job: ChartJob) -> int | None:
@@ -188,7 +274,9 @@ def _promote(job: ChartJob) -> bool:
             with transaction.atomic():
                 moved = ChartJob.objects.filter(
                     pk=job.pk, status=ChartJob.Status.WAITING, ticket=job.ticket
-                ).update(status=ChartJob.Status.QUEUED, slot=slot, updated_at=timezone.now())
+                ).update(
+                    status=ChartJob.Status.QUEUED, slot=slot, line=None, updated_at=timezone.now()
+                )
         except IntegrityError:  # another caller took this place first
             continue
         return bool(moved)

@@ -228,6 +228,8 @@ def chart(request: HtmxHttpRequest) -> HttpResponse:
                 computed_services.job_request(rules=rules, **limits.requester(request))
             except computed_services.RateLimited:
                 status, error = 429, str(TOO_MANY_JOBS)
+            except computed_services.Busy:
+                status, error = 503, str(computed_services.BUSY)
             else:
                 if not request.htmx:
                     return redirect(f"{reverse('trainer:chart')}?{query.urlencode()}")
@@ -251,7 +253,10 @@ def chart(request: HtmxHttpRequest) -> HttpResponse:
     template = "trainer/chart.html"
     if request.htmx and (request.GET.get("poll") or posted):
         template += "#chart-body"
-    return render(request, template, context, status=status)
+    response = render(request, template, context, status=status)
+    if status == 503:
+        response["Retry-After"] = str(computed_services.BUSY_RETRY_SECONDS)
+    return response
 
 
 def _grids(tables: Any) -> list[tuple[str, list[tuple[int, list[Any]]]]]:

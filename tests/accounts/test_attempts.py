@@ -179,3 +179,25 @@ def test_password_change_is_locked_after_five_wrong_old_passwords(owner, client)
     assert response.status_code == 429
     owner.refresh_from_db()
     assert owner.check_password(PASSWORD)
+
+
+@behind_the_balancer
+def test_the_browser_that_signed_up_is_never_slowed_down(db):
+    # Issue 33, finding 3: a new account that never logged in on its browser was slowed down.
+    laptop = _client("198.51.100.8")
+    response = laptop.post(
+        "/en/accounts/signup/",
+        {"username": "khufu", "display_name": "Khufu", "role": "learner",
+         "preferred_language": "en", "password1": PASSWORD, "password2": PASSWORD},
+    )  # fmt: skip
+    assert response.status_code == 302
+    assert response.cookies[DEVICE_COOKIE]["httponly"]
+    laptop.post("/en/accounts/logout/")
+    for i in range(SLOWDOWN_AFTER):
+        _login(_client(f"203.0.113.{i // 4 + 1}"), "khufu", "wrong")
+    assert attempts.slowdown_wait(request=RequestFactory().get("/"), username="khufu") > 0
+    assert _login(_client("192.0.2.78"), "khufu", PASSWORD).status_code == 200  # slowed down
+    response = _login(laptop, "khufu", PASSWORD)
+    assert response.status_code == 302 and laptop.session[SESSION_KEY] == str(
+        User.objects.get(username="khufu").pk
+    )

@@ -165,6 +165,33 @@ def test_calculator_post_is_rate_limited(client, house_figures, monkeypatch):
     assert b"many new computations" in response.content
 
 
+BUSY_TEXT = {
+    "en": "Too many computations are waiting just now, so nothing was started.",
+    "uk": "Зараз у черзі чекає забагато обчислень, тож нічого не запущено.",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "uk"])
+@pytest.mark.parametrize("htmx", [False, True])
+def test_calculator_says_busy_when_the_line_is_full_and_starts_nothing(
+    client, house_figures, monkeypatch, lang, htmx
+):
+    # Issue 33, finding 2: beyond the line's bound the reader is told, in their language.
+    monkeypatch.setattr(computed_services, "_enqueue", lambda job: pytest.fail("enqueued"))
+    monkeypatch.setattr(computed_services, "MAX_WAITING", 0)
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    query = {**HOUSE_QUERY, "decks": "2", "h17": "on"}  # its edge and two options' own
+    response = client.post(
+        f"/{lang}/rules/house-edge/compute/", query, REMOTE_ADDR="10.3.0.3", **headers
+    )
+    assert response.status_code == 503 and response["Retry-After"] == "60"
+    html = response.content.decode()
+    assert f'<p class="message message-error" role="alert">{BUSY_TEXT[lang]}' in html
+    assert ("<h1" in html) is not htmx  # the whole article, or the calculator alone
+    assert f'action="/{lang}/rules/house-edge/compute/"' in html  # try again later
+    assert ChartJob.objects.count() == 0
+
+
 def test_calculator_progress_while_computing(client, house_figures):
     rules = replace(figures.HOUSE, decks=2)
     ChartJob.objects.create(

@@ -59,3 +59,54 @@ def _ask_together(sets: list, tag: str) -> list[BaseException]:
     for t in threads:
         t.join()
     return errors
+
+
+def _sixteen() -> list:
+    pays = (Fraction(3, 2), Fraction(6, 5))
+    return [
+        replace(
+            PRESETS["thoth"], decks=d, blackjack_pays=p, dealer_hits_soft_17=h, double_after_split=a
+        )
+        for d in (1, 2)
+        for p in pays
+        for h in (False, True)
+        for a in (False, True)
+    ]
+
+
+def test_concurrent_requests_never_fill_the_line_beyond_its_bound(monkeypatch):
+    # Issue 33, finding 2: jobs waiting for a place were bounded only per requester.
+    assert connection.vendor == "postgresql"
+    monkeypatch.setattr(services, "_enqueue", lambda job: None)
+    monkeypatch.setattr(services, "MAX_WAITING", 5)
+    sets = _sixteen()
+    for rounds in range(3):
+        ChartJob.objects.all().delete()
+        errors = _ask_together(sets, f"line-{rounds}")
+        assert errors and all(isinstance(e, services.Busy) for e in errors)
+        # A request may be refused just before a promotion frees a place, so the line is at
+        # most full, never beyond; every waiting job holds its own place in it.
+        lines = list(
+            ChartJob.objects.filter(status=ChartJob.Status.WAITING).values_list("line", flat=True)
+        )
+        assert 0 < len(lines) == len(set(lines)) <= 5 and set(lines) <= set(range(5))
+        assert ChartJob.objects.filter(status__in=services.ACTIVE).count() == services.MAX_PENDING
+        assert (
+            ChartJob.objects.count() == len(sets) - len(errors) == services.MAX_PENDING + len(lines)
+        )
+
+
+def test_one_rule_set_asked_for_together_is_queued_once(monkeypatch):
+    """Sixteen requests for one rule set at once, first new, then failed: one row, one task
+    each time (the row's unique key; the restart's compare-and-set)."""
+    assert connection.vendor == "postgresql"
+    enqueued: list[str] = []
+    monkeypatch.setattr(services, "_enqueue", lambda job: enqueued.append(job.ticket))
+    rules = replace(PRESETS["thoth"], decks=2)
+    assert _ask_together([rules] * 16, "same") == []
+    assert ChartJob.objects.count() == 1 and len(enqueued) == 1
+    ChartJob.objects.update(status=ChartJob.Status.FAILED, slot=None, line=None)
+    assert _ask_together([rules] * 16, "again") == []
+    job = ChartJob.objects.get()
+    assert job.status == ChartJob.Status.QUEUED and len(enqueued) == 2
+    assert enqueued[1] == job.ticket != enqueued[0]

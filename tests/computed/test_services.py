@@ -257,3 +257,84 @@ def test_a_queued_job_whose_task_was_never_stored_is_requeued(monkeypatch):
     assert services.jobs_requeue_stale() == 1
     job.refresh_from_db()
     assert job.status == S.DONE and job.ticket != "t"
+
+
+# --- the line's bound (issue 33, finding 2) -------------------------------------------------
+
+
+def _fill(monkeypatch, *, pending: int, waiting: int) -> list:
+    """``pending`` jobs handed to the queue and ``waiting`` in line, which is then full."""
+    monkeypatch.setattr(services, "MAX_PENDING", pending)
+    monkeypatch.setattr(services, "MAX_WAITING", waiting)
+    monkeypatch.setattr(services, "_enqueue", lambda job: None)
+    sets = _sets(pending + waiting + 2)
+    for i, r in enumerate(sets[: pending + waiting]):
+        job_request(rules=r, **_who(f"fill{i}"))
+    return sets
+
+
+def test_beyond_the_line_a_request_is_busy_and_writes_nothing(monkeypatch):
+    sets = _fill(monkeypatch, pending=1, waiting=2)
+    assert [j.status for j in ChartJob.objects.order_by("pk")] == [S.QUEUED, S.WAITING, S.WAITING]
+    assert sorted(ChartJob.objects.exclude(line=None).values_list("line", flat=True)) == [0, 1]
+    counted = []
+    monkeypatch.setattr(limits, "job_allowed", lambda **who: counted.append(who) or True)
+    with pytest.raises(services.Busy):
+        job_request(rules=sets[3], **_who("late"))
+    assert ChartJob.objects.count() == 3 and counted == []  # no row, nothing counted
+    # A rule set already waiting is joined, not refused nor queued twice.
+    again = job_request(rules=sets[2], **_who("again"))
+    assert again is not None and again.status == S.WAITING and ChartJob.objects.count() == 3
+    # Once the line moves on, there is room again.
+    ChartJob.objects.filter(status=S.QUEUED).update(status=S.DONE, slot=None)
+    services.jobs_promote()
+    assert job_request(rules=sets[3], **_who("late")).status == S.WAITING
+    assert ChartJob.objects.filter(status=S.WAITING).count() == 2
+
+
+def test_a_request_for_many_rule_sets_starts_none_when_not_all_fit(monkeypatch):
+    sets = _fill(monkeypatch, pending=1, waiting=3)
+    ChartJob.objects.filter(rules_key=sets[3].key()).delete()  # one place free, two asked for
+    with pytest.raises(services.Busy):
+        services.jobs_request(rule_sets=sets[3:5], user_key="u-many", address="a-many")
+    assert not ChartJob.objects.filter(rules_key__in=[r.key() for r in sets[3:5]]).exists()
+    services.jobs_request(rule_sets=sets[3:4], user_key="u-many", address="a-many")
+    assert ChartJob.objects.get(rules_key=sets[3].key()).status == S.WAITING
+
+
+def test_a_failed_job_started_again_takes_a_place_in_line_or_is_busy(monkeypatch):
+    sets = _fill(monkeypatch, pending=1, waiting=1)
+    failed = ChartJob.objects.create(
+        rules_key=sets[2].key(), rules=sets[2].to_dict(), status=S.FAILED, ticket="t", error="x"
+    )
+    with pytest.raises(services.Busy):
+        job_request(rules=sets[2], **_who("retry"))
+    failed.refresh_from_db()
+    assert failed.status == S.FAILED and failed.ticket == "t" and failed.line is None
+    ChartJob.objects.filter(status=S.WAITING).delete()
+    job = job_request(rules=sets[2], **_who("retry"))
+    assert job.status == S.WAITING and job.line == 0 and job.ticket != "t" and job.error == ""
+
+
+def test_a_job_done_with_its_product_stored_is_never_queued_again(monkeypatch):
+    rules = PRESETS["sixdeck"]
+    monkeypatch.setattr(services, "compute_tables", _fake_compute)
+    first = job_request(rules=rules, **_who("done"))
+    assert first is not None and first.status == S.DONE
+    monkeypatch.setattr(services, "_enqueue", lambda job: pytest.fail("queued twice"))
+    assert job_request(rules=rules, **_who("done")) is None
+    job = ChartJob.objects.get()
+    assert (job.status, job.ticket, job.line, job.slot) == (S.DONE, first.ticket, None, None)
+
+
+def test_the_database_refuses_a_waiting_job_without_its_own_place():
+    from django.db import IntegrityError, transaction
+
+    rules = _sets(3)
+    ChartJob.objects.create(rules_key=rules[0].key(), rules={}, status=S.WAITING, line=0)
+    with pytest.raises(IntegrityError), transaction.atomic():  # the same place twice
+        ChartJob.objects.create(rules_key=rules[1].key(), rules={}, status=S.WAITING, line=0)
+    with pytest.raises(IntegrityError), transaction.atomic():  # waiting without a place
+        ChartJob.objects.create(rules_key=rules[1].key(), rules={}, status=S.WAITING)
+    with pytest.raises(IntegrityError), transaction.atomic():  # a place in line while queued
+        ChartJob.objects.create(rules_key=rules[2].key(), rules={}, status=S.QUEUED, slot=0, line=1)

@@ -96,3 +96,25 @@ def test_calculator_h17_moves_the_edge(
     assert delta.inner_text() == numbers.signed_percent(h17_edge() - stored["edge.basic"], 3)
     axe_check(p)
     screenshot(p, f"articles-calculator-{size}")
+
+
+def test_calculator_says_busy_in_place_when_the_line_is_full(
+    page, live_server, stored, axe_check, screenshot, refusals, monkeypatch
+):
+    # Issue 33, finding 2: the 503 of a full line is shown where the reader pressed Compute.
+    from computed import services as computed_services
+    from computed.models import ChartJob
+
+    refusals.add(503)
+    monkeypatch.setattr(computed_services, "MAX_WAITING", 0)
+    page.goto(f"{live_server.url}/uk/rules/house-edge/#calculator")
+    page.select_option('select[name="decks"]', "2")
+    compute = page.locator('form[hx-post] button[type="submit"]')
+    compute.click()
+    notice = page.locator("#calculator-box .message-error[role=alert]")
+    notice.wait_for()
+    assert notice.inner_text().startswith("Зараз у черзі чекає забагато обчислень")
+    assert page.locator('select[name="decks"]').input_value() == "2"  # the reader's choice kept
+    assert ChartJob.objects.count() == 0
+    axe_check(page)
+    screenshot(page, "articles-calculator-busy")

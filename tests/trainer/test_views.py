@@ -234,6 +234,23 @@ def test_chart_compute_is_rate_limited_per_address(client, monkeypatch):
     assert ChartJob.objects.count() == 2
 
 
+def test_chart_compute_says_busy_when_the_line_is_full(client, monkeypatch):
+    monkeypatch.setattr(computed_services, "_enqueue", lambda job: None)
+    monkeypatch.setattr(computed_services, "MAX_PENDING", 1)
+    monkeypatch.setattr(computed_services, "MAX_WAITING", 1)
+    for decks in ("2", "4"):
+        r = client.post("/en/trainer/chart/", {"preset": "sixdeck", "decks": decks})
+        assert r.status_code == 302
+    r = client.post("/en/trainer/chart/", {"preset": "sixdeck", "decks": "8"}, **HTMX)
+    assert r.status_code == 503 and r["Retry-After"] == "60"
+    assert "Too many computations are waiting just now" in r.content.decode()
+    assert ChartJob.objects.count() == 2
+    # The rule set already waiting is joined: no refusal, no second row.
+    r = client.post("/en/trainer/chart/", {"preset": "sixdeck", "decks": "4"}, **HTMX)
+    assert r.status_code == 200 and "Its place in line: 1." in r.content.decode()
+    assert ChartJob.objects.count() == 2
+
+
 def test_chart_compute_refuses_bad_rules(client):
     r = client.post("/en/trainer/chart/", {"preset": "sixdeck", "decks": "3"})
     assert r.status_code == 400
