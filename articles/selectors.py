@@ -16,7 +16,7 @@ from django.utils import translation
 
 from articles import content, figures, numbers
 from blackjack import PRESETS
-from core.display import CardView, card_view
+from core.display import CardView, card_view, row_label, up_label
 
 logger = logging.getLogger(__name__)
 MISSING = "…"
@@ -187,7 +187,8 @@ def soft_rows(values: dict[str, Any] | None) -> list[dict[str, Any]]:
             rows.append(
                 {
                     "total": total,
-                    "up": name,
+                    "hand": row_label("soft", total),
+                    "up": up_label(up),
                     "stand": figure_text(values, f"{base}.stand", "signed1"),
                     "hit": figure_text(values, f"{base}.hit", "signed1"),
                     "double": figure_text(values, f"{base}.double", "signed1"),
