@@ -6,10 +6,16 @@
     title: The rules of our table
     description: One sentence for search results and the index.
     slug: rules
+    translates: 3f2a9c41d07e
     ---
     ## Card values {#card-values}
     The dealer busts {{ dealer_bust.6 }} of the time with a 6 up. [[worked_round]]
 
+* ``translates:`` (every language but English): the version of the English file this
+  translation carries, the first 12 hex digits of the SHA-256 of its text
+  (:func:`english_version`). :func:`behind` lists each translation whose English has changed
+  since; ``manage.py translations check`` and the tests fail on any, and ``manage.py articles
+  stamp <lang> <slug>`` writes the current version once the translator has carried the change.
 * ``{{ name }}`` or ``{{ name | format }}``: a figure of :mod:`articles.figures`, formatted in
   the page's language (:mod:`articles.numbers`).
 * ``[[block]]`` alone in a paragraph: a rendered block (the chart, the worked round, ...).
@@ -23,6 +29,7 @@ in a page, only Markdown.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import threading
 from collections.abc import Callable
@@ -81,6 +88,7 @@ class Source:
     description: str
     body: str
     path: Path
+    translates: str | None = None  # the English version it translates (front matter)
 
     def placeholders(self) -> list[tuple[str, str | None]]:
         return [(m.group(1), m.group(2)) for m in PLACEHOLDER.finditer(self.body)]
@@ -108,26 +116,118 @@ class Rendered:
         return sections if len(sections) >= TOC_MIN_SECTIONS else []
 
 
-def _parse(path: Path, lang: str) -> Source:
+def _front_matter(path: Path) -> tuple[list[str], str]:
+    """The file's front matter lines and its body."""
     text = path.read_text(encoding="utf-8")
     if not text.startswith("---\n"):
         raise ContentError(f"{path}: no front matter")
     head, sep, body = text[4:].partition("\n---\n")
     if not sep:
         raise ContentError(f"{path}: the front matter does not end")
+    return head.splitlines(), body
+
+
+def _meta(path: Path, lines: list[str]) -> dict[str, str]:
     meta: dict[str, str] = {}
-    for line in head.splitlines():
+    for line in lines:
         if line.strip():
             key, colon, value = line.partition(":")
             if not colon:
                 raise ContentError(f"{path}: not 'key: value': {line!r}")
             meta[key.strip()] = value.strip()
+    return meta
+
+
+def _parse(path: Path, lang: str) -> Source:
+    lines, body = _front_matter(path)
+    meta = _meta(path, lines)
     missing = {"title", "description", "slug"} - set(meta)
     if missing:
         raise ContentError(f"{path}: missing {sorted(missing)}")
     if meta["slug"] != path.stem:
         raise ContentError(f"{path}: slug {meta['slug']!r} is not the file's name")
-    return Source(lang, meta["slug"], meta["title"], meta["description"], body, path)
+    return Source(
+        lang,
+        meta["slug"],
+        meta["title"],
+        meta["description"],
+        body,
+        path,
+        meta.get(TRANSLATES),
+    )
+
+
+# --- which English a translation carries ------------------------------------------------
+
+TRANSLATES = "translates"
+SOURCE_LANGUAGE = "en"
+
+
+def english_version(slug: str, root: Path | None = None) -> str:
+    """The English article's version: the first 12 hex digits of the SHA-256 of its text."""
+    root = root or CONTENT_DIR
+    text = (root / SOURCE_LANGUAGE / f"{slug}.md").read_text(encoding="utf-8")
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+
+
+def translations(root: Path | None = None) -> list[tuple[str, str, Path]]:
+    """Every translated article file: (language, slug, path)."""
+    root = root or CONTENT_DIR
+    return [
+        (lang, slug, root / lang / f"{slug}.md")
+        for lang in language_codes()
+        if lang != SOURCE_LANGUAGE
+        for slug in SLUGS
+        if (root / lang / f"{slug}.md").is_file()
+    ]
+
+
+def behind(root: Path | None = None) -> list[str]:
+    """A line for each translation that does not name the current English version: which
+    article, which language, and what to do."""
+    root = root or CONTENT_DIR
+    problems = []
+    for lang, slug, path in translations(root):
+        english = f"articles/content/{SOURCE_LANGUAGE}/{slug}.md"
+        shown = f"articles/content/{lang}/{slug}.md"
+        named = _meta(path, _front_matter(path)[0]).get(TRANSLATES)
+        current = english_version(slug, root)
+        stamp = f"then run `manage.py articles stamp {lang} {slug}`"
+        if named is None:
+            problems.append(
+                f"{shown}: the {lang} article {slug!r} does not say which English it translates"
+                f" (no '{TRANSLATES}:' line): check it against {english}, {stamp}"
+            )
+        elif named != current:
+            problems.append(
+                f"{shown}: the {lang} article {slug!r} translates the English version {named},"
+                f" but {english} is now {current}: carry the English changes into it"
+                f" (`git log -p -- {english}`), {stamp}"
+            )
+    return problems
+
+
+def stamp(lang: str, slug: str, root: Path | None = None) -> bool:
+    """Write the current English version into a translation's front matter (``translates:``,
+    replaced or added as the front matter's last line). True if the file changed."""
+    root = root or CONTENT_DIR
+    if lang == SOURCE_LANGUAGE or slug not in SLUGS or lang not in language_codes():
+        raise ContentError(f"no translated article {lang}/{slug}")
+    path = root / lang / f"{slug}.md"
+    if not path.is_file():
+        raise ContentError(f"{path}: no such article")
+    lines, body = _front_matter(path)
+    line = f"{TRANSLATES}: {english_version(slug, root)}"
+    kept = [x for x in lines if x.partition(":")[0].strip() != TRANSLATES]
+    new = (
+        [*kept, line]
+        if len(kept) == len(lines)
+        else [line if x.partition(":")[0].strip() == TRANSLATES else x for x in lines]
+    )
+    if new == lines:
+        return False
+    path.write_text("---\n" + "\n".join(new) + "\n---\n" + body, encoding="utf-8")
+    return True
 
 
 def language_codes() -> list[str]:

@@ -54,6 +54,7 @@ from computed.models import ChartJob
 from computed.store import DatabaseTableStore
 from computed.tables import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, build_chart, chart_key
 from game.stakes import HOUSE_TABLES, stakes_for_preset
+from trainer.forms import PRESET_LABELS
 
 logger = logging.getLogger(__name__)
 
@@ -414,6 +415,13 @@ def dumps(doc: dict[str, Any]) -> str:
 def edge_precompute(rules: Rules) -> None:
     """Compute and keep a house edge now (bootstrap; never in a request)."""
     house_edge(rules, store=DatabaseTableStore())
+
+
+def preset_names() -> dict[str, Any]:
+    """``preset.<name>.name``: each rule set's display name (the trainer's and the tables'),
+    lazy, so that a page shows it in its own language; the prose never names a preset by its
+    code name."""
+    return {f"preset.{name}.name": PRESET_LABELS[name] for name in PRESETS}
 
 
 def static_figures() -> dict[str, Any]:

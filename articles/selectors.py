@@ -13,10 +13,11 @@ from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.functional import Promise
 
 from articles import content, figures, numbers
 from blackjack import PRESETS
-from core.display import CardView, card_view
+from core.display import CardView, card_view, row_label, up_label
 
 logger = logging.getLogger(__name__)
 MISSING = "…"
@@ -36,8 +37,8 @@ def figure_text(values: dict[str, Any] | None, name: str, fmt: str | None) -> st
     if value is None:
         logger.error("unknown figure %r", name)
         return MISSING
-    if isinstance(value, str):
-        return value
+    if isinstance(value, str | Promise):  # a name, in the active language
+        return str(value)
     if isinstance(value, list):
         return " · ".join(numbers.integer(v) for v in value)
     return numbers.FORMATS[fmt or numbers.default_format(name)](value)
@@ -47,7 +48,12 @@ def all_figures() -> dict[str, Any] | None:
     stored = figures.figures_get()
     if stored is None:
         return None
-    return {**stored, **figures.worked_round_figures(), **figures.static_figures()}
+    return {
+        **stored,
+        **figures.worked_round_figures(),
+        **figures.static_figures(),
+        **figures.preset_names(),
+    }
 
 
 _PAGES: dict[tuple[str, str], Page] = {}
@@ -148,7 +154,8 @@ def worked_round_steps() -> list[Step]:
 
 @dataclass(frozen=True)
 class PresetRow:
-    name: str
+    name: str  # the code name, for the links
+    label: str  # the display name, in the page's language
     decks: int
     edge: str
     edge_cd: str
@@ -167,6 +174,7 @@ def preset_rows(values: dict[str, Any] | None) -> list[PresetRow]:
         out.append(
             PresetRow(
                 name=name,
+                label=f("name"),
                 decks=PRESETS[name].decks,
                 edge=f("edge"),
                 edge_cd=f("edge_cd"),
@@ -187,7 +195,8 @@ def soft_rows(values: dict[str, Any] | None) -> list[dict[str, Any]]:
             rows.append(
                 {
                     "total": total,
-                    "up": name,
+                    "hand": row_label("soft", total),
+                    "up": up_label(up),
                     "stand": figure_text(values, f"{base}.stand", "signed1"),
                     "hit": figure_text(values, f"{base}.hit", "signed1"),
                     "double": figure_text(values, f"{base}.double", "signed1"),

@@ -27,6 +27,7 @@ from django.utils.translation import gettext_noop
 
 from classroom.records import Score
 from classroom.selectors import Dashboard, DashboardRow, HeatCell, Progress
+from core.display import row_label
 from core.numbers import percent
 
 NO_VALUE = "–"
@@ -43,16 +44,12 @@ SORT_LABELS = {
 
 
 def cell_label(kind: str, row: int) -> str:
-    """A chart row as the chart names it: 16, A-7, 8-8, A-A.
+    """A chart row as the chart names it, the ace in the language's letter: 16, A-7, 8-8, A-A.
 
     >>> cell_label("soft", 18), cell_label("pair", 1), cell_label("hard", 12)
     ('A-7', 'A-A', '12')
     """
-    if kind == "pair":
-        return "A-A" if row == 1 else f"{row}-{row}"
-    if kind == "soft":
-        return f"A-{row - 11}"
-    return str(row)
+    return row_label(kind, row)
 
 
 def _decimal(value: float, digits: int) -> str:

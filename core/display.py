@@ -107,6 +107,23 @@ def rank_label(rank: str) -> str:
     return pgettext("up card", "A") if rank == "A" else rank
 
 
+def up_label(up: int) -> str:
+    """An up card's points as the chart's column heads write them: the ace in the language's
+    letter (A, Т, Տ), the others as numbers."""
+    return pgettext("up card", "A") if up == 1 else str(up)
+
+
+def row_label(kind: str, row: int) -> str:
+    """A chart row as every chart and table names it, the ace in the language's letter:
+    16, A-7 (soft 18), 8-8, A-A (``kind`` "hard", "soft", "pair"; a soft row is its total)."""
+    ace = pgettext("up card", "A")
+    if kind == "pair":
+        return f"{ace}-{ace}" if row == 1 else f"{row}-{row}"
+    if kind == "soft":
+        return f"{ace}-{row - 11}"
+    return str(row)
+
+
 def card_view(code: str, *, new: bool = False, delay: int = 0) -> CardView:
     """The view of the card ``code`` (``"As"``, ``"10d"``) in the active language."""
     return _card_view(code, new, delay)

@@ -10,6 +10,7 @@ from django.utils.safestring import SafeString
 from blackjack import Card, Move
 from classroom import presenters, records
 from classroom.selectors import Progress
+from core import display
 
 register = template.Library()
 
@@ -49,7 +50,8 @@ def progress(p: Progress) -> SafeString:
 
 @register.filter
 def up_label(up: int) -> str:
-    return "A" if up == 1 else str(up)
+    """An up card as the chart's column heads write it (the ace in the language's letter)."""
+    return display.up_label(up)
 
 
 @register.filter

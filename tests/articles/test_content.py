@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.utils.html import escape
 
 from articles import content, figures, numbers, selectors
 
@@ -81,7 +82,12 @@ def test_placeholders_and_blocks_are_known(lang, slug):
 def selectors_names() -> list[str]:
     from tests.articles.conftest import house_doc
 
-    return [*house_doc()["figures"], *figures.worked_round_figures(), *figures.static_figures()]
+    return [
+        *house_doc()["figures"],
+        *figures.worked_round_figures(),
+        *figures.static_figures(),
+        *figures.preset_names(),
+    ]
 
 
 def test_trainer_anchors_exist_in_every_language():
@@ -138,3 +144,53 @@ def test_rendered_page_has_no_missing_figure(house_figures):
         page = selectors.page(lang, slug)
         assert page is not None
         assert selectors.MISSING not in page.rendered.html, (lang, slug)
+
+
+# --- no code names in prose -----------------------------------------------------------------
+
+
+def _prose(src: content.Source) -> str:
+    """The text a reader sees of the file: without placeholders, link targets and anchors."""
+    text = re.sub(content.PLACEHOLDER, "", src.body)
+    text = re.sub(r"\]\([^)]*\)", "]", text)
+    return re.sub(r"\{#[a-z0-9-]+\}", "", text)
+
+
+@pytest.mark.parametrize(("lang", "slug"), present())
+def test_the_prose_names_no_rule_set_by_its_code_name(lang, slug):
+    from blackjack import PRESETS
+
+    src = content.source(lang, slug)
+    assert src is not None
+    prose = _prose(src)
+    # English uses "free" and "live" as words; a code name there is the bold list item or
+    # "the live game". Elsewhere no code name belongs in the text at all.
+    codes = ["thoth", "sixdeck"] if lang == "en" else list(PRESETS)
+    found = re.findall(rf"(?<![\w-])(?:{'|'.join(codes)})(?![\w-])", prose)
+    found += re.findall(rf"\*\*(?:{'|'.join(PRESETS)})\*\*", prose)
+    found += re.findall(r"\blive game\b", prose)
+    assert found == [], (
+        f"{src.path}: {found}: write the rule set's display name, {{{{ preset.<name>.name }}}}"
+    )
+
+
+@pytest.mark.parametrize("lang", content.language_codes())
+def test_the_rule_sets_are_shown_by_their_names_in_the_readers_language(
+    client, house_figures, lang
+):
+    from django.utils import translation
+
+    from blackjack import PRESETS
+    from trainer.forms import PRESET_LABELS
+
+    html = client.get(content.article_url(lang, "rule-sets")).content.decode()
+    table = html[html.index('id="presets-caption"') : html.index("</table>")]
+    with translation.override(lang):
+        names = {code: str(label) for code, label in PRESET_LABELS.items()}
+    assert re.findall(r'<th scope="row">([^<]*)</th>', table) == [
+        escape(names[code]) for code in PRESETS
+    ]
+    differences = html[html.index('id="differences"') :]
+    for code, name in names.items():
+        assert f"<strong>{escape(name)}</strong>" in differences, (lang, code)
+    assert "<code>" not in table

@@ -62,6 +62,8 @@ def engine_value(name: str):
             return _bust(rules, 10, peeked=rules.peeks_under(10))
         if what == "decks":
             return rules.decks
+        if what == "name":
+            return None  # a display name, not a figure: test_content checks it is shown
         stakes = stakes_for_preset(parts[1])
         return {"min_bet": stakes.min_bet, "max_bet": stakes.max_bet}[what]
     if head in ("soft17", "soft18"):
@@ -112,7 +114,12 @@ def used_names() -> list[str]:
 
 
 def stored() -> dict:
-    return {**house_doc()["figures"], **figures.worked_round_figures(), **figures.static_figures()}
+    return {
+        **house_doc()["figures"],
+        **figures.worked_round_figures(),
+        **figures.static_figures(),
+        **figures.preset_names(),
+    }
 
 
 @pytest.mark.parametrize("name", used_names())

@@ -11,22 +11,13 @@ from django import template
 from django.utils.formats import get_format
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext
 
+from core.display import row_label
 from core.numbers import percent
 from trainer.templatetags.trainer_tags import heat_level
 
 register = template.Library()
-
-
-def row_label(kind: str, row: int) -> str:
-    """A chart row's name as ``trainer/_row_label.html`` writes it: 16, A-7, 8-8, A-A."""
-    ace = pgettext("up card", "A")
-    if kind == "pair":
-        return f"{ace}-{ace}" if row == 1 else f"{row}-{row}"
-    if kind == "soft":
-        return f"{ace}-{row - 11}"
-    return str(row)
 
 
 @register.simple_tag
