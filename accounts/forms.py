@@ -16,7 +16,9 @@ from accounts.attempts import slowdown_wait
 from accounts.models import Role, User
 from accounts.services import GUEST_USERNAME_PREFIX
 
-RESERVED_USERNAME = _("Names beginning with “guest-” are reserved for guests. Please choose another.")
+RESERVED_USERNAME = _(
+    "Names beginning with “guest-” are reserved for guests. Please choose another."
+)
 
 
 class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
