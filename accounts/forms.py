@@ -16,7 +16,9 @@ from accounts.attempts import slowdown_wait
 from accounts.models import Role, User
 from accounts.services import GUEST_USERNAME_PREFIX
 
-RESERVED_USERNAME = _("Names beginning with “guest-” are kept for guests. Please choose another.")
+RESERVED_USERNAME = _(
+    "Names beginning with “guest-” are reserved for guests. Please choose another."
+)
 
 
 class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
@@ -63,10 +65,10 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
 
 def slowdown_message(seconds: int) -> str:
     return ngettext(
-        "This name has had too many wrong passwords from many places. Please wait %(count)s "
-        "second and try again.",
-        "This name has had too many wrong passwords from many places. Please wait %(count)s "
-        "seconds and try again.",
+        "Too many wrong passwords have been entered for this username from different places."
+        " Please wait %(count)s second and try again.",
+        "Too many wrong passwords have been entered for this username from different places."
+        " Please wait %(count)s seconds and try again.",
         seconds,
     ) % {"count": seconds}
 

@@ -162,7 +162,7 @@ def account(request: HtmxHttpRequest) -> HttpResponse:
     user = request.user
     assert isinstance(user, User)
     if user.is_guest:
-        messages.info(request, _("Sign up first to keep an account."))
+        messages.info(request, _("Sign up first to save your account."))
         return redirect("accounts:signup")
     form = NamesForm(request.POST or None, instance=user)
     if request.method == "POST" and form.is_valid():

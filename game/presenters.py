@@ -81,7 +81,7 @@ OUTCOME_NAMES: dict[str, Promise] = {
 # An insurance decision on a blackjack is the even-money offer, and is named as one.
 EVEN_MONEY_NAMES: dict[str, Promise] = {
     "insure": gettext_lazy("Even money"),
-    "decline": gettext_lazy("No even money"),
+    "decline": gettext_lazy("Keep the blackjack"),
 }
 
 

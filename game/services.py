@@ -172,7 +172,8 @@ def _wallet_locked(user: User) -> Wallet:
 
 
 def wallet_top_up(*, user: User) -> Wallet:
-    """Add the free 1,000 when the balance cannot cover any table's minimum."""
+    """Add the free 1,000 when the balance, with the chips still in open rounds, is below the
+    Scribes' minimum (``top_up_due``)."""
     with transaction.atomic():
         wallet = _wallet_locked(user)
         # The chips in open rounds (their entries' net, negative while at stake); the wallet

@@ -395,7 +395,7 @@ def _surrender(f: Facts, w: Words) -> str:
     assert runner is not None
     return gettext(
         "Played on, this hand loses %(loss)s of the bet on average even at its best"
-        " (%(runner)s): more than the half of the bet that %(best)s gives up."
+        " (%(runner)s): more than the half bet that %(best)s gives up."
     ) % {"loss": lost(f.ev[runner]), "runner": str(w.moves[runner]), "best": str(w.moves[f.best])}
 
 

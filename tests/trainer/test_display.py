@@ -92,7 +92,7 @@ def test_resplit_words_follow_from_the_numbers():
 
     ten = analyze(THOTH, [10, 10], 5).ev[Move.SPLIT]
     eight = analyze(THOTH, [8, 8], 10).ev[Move.SPLIT]
-    assert _resplit(THOTH, [10, 10], 5, ten) == ("never", "")  # 20 is worth more played on
+    assert _resplit(THOTH, [10, 10], 5, ten) == ("never", "")  # playing on with 20 is worth more
     kind, gain = _resplit(THOTH, [8, 8], 10, eight)
     assert kind == "again" and gain == "0.83%"
     assert _resplit(THOTH, [1, 1], 6, 0.68) is None  # these rules never resplit aces
@@ -111,5 +111,5 @@ def test_a_split_answer_says_the_model_and_the_resplit(thoth_tables):
     s = _situation(user, thoth_tables, "8s 8d", "10h")
     s, _ = situation_answer(user=user, situation_id=s.pk, move="split")
     html = render_to_string("trainer/drill.html#result", {"view": situation_view(s)})
-    assert "s EV: each hand is played as best" in html
+    assert "s EV: each hand is played as well as possible, given its own cards" in html
     assert "split again when another 8 comes: resplitting adds 0.83% of the bet" in html

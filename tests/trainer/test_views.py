@@ -215,7 +215,7 @@ def test_chart_compute_beyond_the_bound_shows_the_place_in_line(client, monkeypa
         "/en/trainer/chart/", {"preset": "sixdeck", "decks": "4"}, REMOTE_ADDR="10.1.2.4", **HTMX
     )
     assert r.status_code == 200
-    assert "Its place in line: 1." in r.content.decode()
+    assert "Its place in the queue: 1." in r.content.decode()
 
 
 def test_chart_compute_is_rate_limited_per_address(client, monkeypatch):
@@ -247,7 +247,7 @@ def test_chart_compute_says_busy_when_the_line_is_full(client, monkeypatch):
     assert ChartJob.objects.count() == 2
     # The rule set already waiting is joined: no refusal, no second row.
     r = client.post("/en/trainer/chart/", {"preset": "sixdeck", "decks": "4"}, **HTMX)
-    assert r.status_code == 200 and "Its place in line: 1." in r.content.decode()
+    assert r.status_code == 200 and "Its place in the queue: 1." in r.content.decode()
     assert ChartJob.objects.count() == 2
 
 
