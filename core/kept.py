@@ -21,12 +21,12 @@ from typing import Any
 
 from django.contrib.messages import get_messages
 from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils import translation
 
 from core.context_processors import layout_keys
-from core.csrf import get_token
 
 KEPT = 256  # entries per keeper, so that one page's or tag's many keys evict none of another's
 # Stands for the request's CSRF token in what is kept: letters and digits only, like a real

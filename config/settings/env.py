@@ -130,7 +130,11 @@ class Env:
         if url:
             return {
                 "default": {
-                    "BACKEND": "core.cache.RedisCache",  # Django's, sharing its clients
+                    # django-redis, not Django's own RedisCache: Django's makes a new redis-py
+                    # client (copying its table of ~170 reply handlers) for every call, about
+                    # 0.3 M instructions each, more than the GETs a signed-in page sends cost;
+                    # django-redis keeps one client per server, through its public settings.
+                    "BACKEND": "django_redis.cache.RedisCache",
                     "LOCATION": url,
                     "KEY_PREFIX": "thoth",
                 }
