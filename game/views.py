@@ -266,7 +266,7 @@ def history(request: HtmxHttpRequest) -> HttpResponse:
         return _history_rows(user, selectors.history_recent(user=user, stamp=stamp))
 
     context = {"rows": SimpleLazyObject(rows)}
-    return render_kept(request, "game/history.html", context, key=key)
+    return render_kept(request, "game/history.html", context, key={"rows": key} if key else None)
 
 
 def _history_rows(user: User, recent: list[selectors.Recent]) -> list[dict[str, object]]:

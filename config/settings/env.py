@@ -125,8 +125,16 @@ class Env:
         return self._get("REDIS_URL")
 
     def caches(self) -> dict[str, Any]:
-        """Redis when ``REDIS_URL`` is set (shared by every process), else local memory."""
+        """Redis when ``REDIS_URL`` is set (shared by every process), else local memory; and
+        always ``pages``, each process's own memory: the pages and fragments it drew
+        (``core.kept``), which a deployment's new code must not find (new processes)."""
         url = self.redis_url()
+        pages = {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "thoth-pages",
+            "TIMEOUT": None,  # a kept page's key changes with what it shows
+            "OPTIONS": {"MAX_ENTRIES": 4096},  # ~100 MB at most (24 KB a page)
+        }
         if url:
             return {
                 "default": {
@@ -137,13 +145,15 @@ class Env:
                     "BACKEND": "django_redis.cache.RedisCache",
                     "LOCATION": url,
                     "KEY_PREFIX": "thoth",
-                }
+                },
+                "pages": pages,
             }
         return {
             "default": {
                 "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
                 "LOCATION": "thoth",
-            }
+            },
+            "pages": pages,
         }
 
     def ci(self) -> bool:
