@@ -22,12 +22,12 @@ from accounts.services import user_or_new_guest
 from core.display import fmt, fmt_signed
 from core.http import HtmxHttpRequest, local_path
 from core.kept import render_kept
-from core.plurals import plural_count
 from game import presenters, selectors, services
 from game.chips import chip_to_select, offer_amount
 from game.forms import parse_deal, parse_move
 from game.limits import table_rules, top_up_due, top_up_threshold
 from game.models import TOP_UP_AMOUNT, Round, Table
+from game.plurals import plural_count
 
 ROUND_PARTIAL = "game/table.html#round"
 # A visitor without an account keeps the hints switch here until a first bet makes a guest:
