@@ -21,6 +21,7 @@ starts new processes, so nothing kept outlives the template that made it.
 from __future__ import annotations
 
 import hashlib
+import pickle
 import secrets
 from collections.abc import Mapping
 from datetime import date, datetime
@@ -57,22 +58,30 @@ LAYOUT_NAMES = frozenset(
 # asks for a CSP nonce, which the site does not use (a per-request value no kept page may hold).
 ABSENT_NAMES = frozenset({"csp_nonce"})
 PLAIN = (str, int, float, bool, Decimal, date, datetime, type(None))
+_PLAIN_TYPES = frozenset(PLAIN)
 
 
 def plain(value: Any) -> bool:
-    """A value whose ``repr`` names it (so that it can be part of a key): text, numbers, times,
-    ``None``, and tuples of them."""
-    if isinstance(value, tuple):
-        return all(plain(v) for v in value)
-    return isinstance(value, PLAIN)
+    """A value that names itself (so that it can be part of a key): text, numbers, times,
+    ``None``, and tuples of them; not an object known by its identity."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        kind = type(v)
+        if kind is tuple:
+            stack.extend(v)
+        elif kind not in _PLAIN_TYPES and not isinstance(v, PLAIN):
+            return False
+    return True
 
 
 def cache_key(kind: str, *parts: Any) -> str:
-    """A short cache key for ``parts`` (plain values): their digest, so that the cache's key
-    checks look at 40 characters, not at a page's whole key."""
+    """A short cache key for ``parts`` (plain values): the digest of their pickle (equal plain
+    values pickle alike), so that the cache's key checks look at 40 characters."""
     if not plain(parts):
         raise TypeError(f"a kept {kind}'s key must be plain values: {parts!r}")
-    return f"{kind}:{hashlib.sha1(repr(parts).encode(), usedforsecurity=False).hexdigest()}"
+    digest = hashlib.sha1(pickle.dumps(parts, protocol=5), usedforsecurity=False).hexdigest()
+    return f"{kind}:{digest}"
 
 
 def forget() -> None:
