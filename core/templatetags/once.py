@@ -47,15 +47,15 @@ class OnceNode(template.Node):
             "fragment", self.place, translation.get_language(), token is not None, *values
         )
         fragments = caches[CACHE]
-        out = fragments.get(key)
-        if out is None:
+        text: str | None = fragments.get(key)
+        if text is None:
             if token is None:
-                out = mark_safe(self.nodelist.render(context))
+                text = str(self.nodelist.render(context))
             else:
                 with context.push(csrf_token=TOKEN_PLACEHOLDER):
-                    out = mark_safe(self.nodelist.render(context))
-            fragments.set(key, str(out), None)
-        out = mark_safe(out)
+                    text = str(self.nodelist.render(context))
+            fragments.set(key, text, None)
+        out = mark_safe(text)
         if token is not None and TOKEN_PLACEHOLDER in out:
             out = mark_safe(out.replace(TOKEN_PLACEHOLDER, str(token)))
         return out
@@ -68,7 +68,8 @@ def once(parser: Parser, token: Token) -> OnceNode:
         raise template.TemplateSyntaxError("{% once %} needs at least one key")
     nodelist = parser.parse(("endonce",))
     parser.delete_first_token()
-    place = f"{parser.origin.template_name if parser.origin else ''}:{token.lineno}"
+    name = parser.origin.template_name if parser.origin else None
+    place = f"{name if isinstance(name, str) else ''}:{token.lineno}"
     return OnceNode(nodelist, [parser.compile_filter(b) for b in bits], place)
 
 
