@@ -28,7 +28,7 @@ def session_user(user_id: Any) -> User | None:
         if isinstance(user, User):
             return user
     try:
-        user = User._default_manager.get(pk=user_id)
+        user = User.objects.get(pk=user_id)
     except (User.DoesNotExist, ValueError, TypeError):
         return None
     if seconds:

@@ -237,10 +237,18 @@ def dashboard(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     # The page is kept whole per stamp (core.kept): while nothing it shows has changed, a reload
     # or a sort already seen computes and draws nothing below (each lazy value is made only
     # when drawn).
+    # Each name of the context by what determines it: the stamp changes with the class's row,
+    # its members, co-teachers, assignments and answers (selectors.dashboard_stamp).
+    stamp = selectors.dashboard_stamp(classroom=classroom, now=now) if status == 200 else None
     page_key = (
-        (selectors.dashboard_stamp(classroom=classroom, now=now), sort, range_query,
-         form_key(range_form), join_url, is_owner)
-        if status == 200
+        {
+            "classroom": stamp, "data": (stamp, sort, since, until),
+            "view": (stamp, sort, since, until, range_query), "range_form": form_key(range_form),
+            "sort": sort, "range_query": range_query, "code": classroom.code,
+            "join_url": join_url, "is_owner": is_owner, "co_teachers": stamp,
+            "assignment_fields": "unbound", "co_form": "unbound",
+        }
+        if stamp is not None
         else None  # a refused range: nothing to keep, and no stamp to read
     )  # fmt: skip
 

@@ -13,6 +13,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django_tasks import task
 
 from blackjack import Rules
 from computed import limits
@@ -250,8 +251,6 @@ def job_place(job: ChartJob) -> int | None:
 
 
 def _enqueue(job: ChartJob) -> None:
-    from computed.tasks import compute_job
-
     result = compute_job.enqueue(job.pk, job.ticket)
     ChartJob.objects.filter(pk=job.pk, ticket=job.ticket).update(task_id=str(result.id)[:64])
 
@@ -307,8 +306,6 @@ def _task_alive(task_id: str, *, since: datetime) -> bool | None:
     ``since``. ``None`` when the task backend keeps no rows to look at (not the database's)."""
     from django_tasks_db.backend import DatabaseBackend
     from django_tasks_db.models import DBTaskResult
-
-    from computed.tasks import compute_job
 
     if not isinstance(compute_job.get_backend(), DatabaseBackend):
         return None
@@ -415,3 +412,18 @@ def job_run(*, job_id: int, ticket: str) -> str:
         raise JobFailed(f"the tables job of {job.rules_key} failed: {exc!r}"[:500]) from exc
     finally:
         jobs_promote()
+
+
+# The task itself, beside the jobs it runs and enqueues, so that this module needs no other
+# (``computed.tasks`` is the worker's entry point, and imports it from here).
+QUEUE = "tables"
+
+
+@task(queue_name=QUEUE)
+def compute_job(job_id: int, ticket: str) -> str:
+    """Compute the tables (and any extra work of its kind) of one ``ChartJob``.
+
+    The task's result is the job's: it fails (``JobFailed``) when the job failed, and
+    otherwise returns what became of the job ("done", "taken over", "not queued").
+    """
+    return job_run(job_id=job_id, ticket=ticket)

@@ -1,23 +1,14 @@
 """The task-queue entry points (django-tasks): what a worker process runs.
 
 Web processes only enqueue (``computed.services.job_request``); ``manage.py tables_worker``
-(django-tasks-db's ``db_worker`` plus the re-queue of dead workers' jobs) runs these.
+(django-tasks-db's ``db_worker`` plus the re-queue of dead workers' jobs) runs these.  The task
+is defined in :mod:`computed.services`, beside the jobs it runs and enqueues, so that the two
+modules import each other one way only; a task stored under this module's name (before that
+move) still finds it here.
 """
 
 from __future__ import annotations
 
-from django_tasks import task
+from computed.services import QUEUE, compute_job
 
-QUEUE = "tables"
-
-
-@task(queue_name=QUEUE)
-def compute_job(job_id: int, ticket: str) -> str:
-    """Compute the tables (and any extra work of its kind) of one ``ChartJob``.
-
-    The task's result is the job's: it fails (``JobFailed``) when the job failed, and
-    otherwise returns what became of the job ("done", "taken over", "not queued").
-    """
-    from computed import services  # services enqueues this task: import at run time
-
-    return services.job_run(job_id=job_id, ticket=ticket)
+__all__ = ["QUEUE", "compute_job"]

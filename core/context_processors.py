@@ -1,5 +1,5 @@
-"""What every page's layout needs: the language switcher, the hreflang alternates, and the
-forms' CSRF token."""
+"""What every page's layout needs: the language switcher and the hreflang alternates (the
+forms' CSRF token is Django's own context processor's)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
-from core.csrf import get_token
 from core.selectors import language_links
 
 
@@ -39,12 +38,6 @@ def site(request: HttpRequest) -> dict[str, Any]:
         "hreflang_alternates": SimpleLazyObject(alternates),
         "layout_keys": SimpleLazyObject(lambda: layout_keys(request)),
     }
-
-
-def csrf(request: HttpRequest) -> dict[str, Any]:
-    """The forms' ``csrf_token``, lazy as Django's own (``context_processors.csrf``, which
-    every template context runs first and this one overrides), masked more cheaply."""
-    return {"csrf_token": SimpleLazyObject(lambda: get_token(request))}
 
 
 def layout_keys(request: HttpRequest) -> dict[str, Any]:

@@ -12,35 +12,64 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import signals
 
 
-def delete_rows(rows: models.QuerySet[Any]) -> int:
-    """Delete ``rows``; return how many went.
+def delete_statement(
+    model: type[models.Model], connection: BaseDatabaseWrapper, where: dict[str, Any]
+) -> tuple[str, list[Any]]:
+    """``DELETE FROM`` the model's table where each column named (by its attname, as
+    ``user_id``) equals its value, or with ``__in`` is one of its values."""
+    meta = model._meta
+    quote = connection.ops.quote_name
+    conditions, params = [], []
+    for name, value in where.items():
+        attname, _, lookup = name.partition("__")
+        column = quote(str(_field(meta, attname).column))  # a name or an attname
+        if lookup == "in":
+            values = list(value)
+            conditions.append(
+                f"{column} IN ({', '.join(['%s'] * len(values))})" if values else "1 = 0"
+            )
+            params += values
+        else:
+            assert not lookup, name
+            conditions.append(f"{column} = %s")
+            params.append(value)
+    return f"DELETE FROM {quote(meta.db_table)} WHERE {' AND '.join(conditions)}", params
+
+
+def delete_rows(model: type[models.Model], **where: Any) -> int:
+    """Delete ``model``'s rows where each of ``where``'s columns (``user_id=…``,
+    ``wallet_id__in=[…]``) matches; return how many went.
 
     Django's ``QuerySet.delete()`` deletes in one statement only when no foreign key of any
     other model points at the rows' model (on_delete other than ``DO_NOTHING``); otherwise it
     fetches the ids and deletes 100 at a time, so a user's 50,000 decisions would be 500
     statements.  Here, when the pointing rows that do exist are none (the account deletion
-    removes them first, each app its own), the rows go in one statement; if any exist, or the
-    model has delete signals or many-to-many fields, Django's own collector does it all as
-    usual.  The database's foreign keys still check the result at commit.
+    removes them first, each app its own), the rows go in one statement of our own; if any
+    exist, or the model has delete signals or many-to-many fields, Django's own
+    ``QuerySet.delete()`` does it all as usual.  The database's foreign keys still check the
+    result at commit.
     """
-    model = rows.model
+    # The documented managers for code that handles any model ("Default managers", Django's
+    # managers topic): the base manager sees every row, whatever a model's default filters.
+    rows = model._base_manager.filter(**where)
     meta = model._meta
     if meta.many_to_many or any(
         signal.has_listeners(model)
         for signal in (signals.pre_delete, signals.post_delete, signals.m2m_changed)
     ):
-        return rows.delete()[0]
+        return int(rows.delete()[0])
     for rel in meta.related_objects:
         if rel.many_to_many:
-            return rows.delete()[0]
+            return int(rows.delete()[0])
         if rel.on_delete is models.DO_NOTHING:
             continue
         pointing = rel.related_model._base_manager.filter(**{f"{rel.field.name}__in": rows})
         if pointing.exists():
-            return rows.delete()[0]
-    # Django's own one-statement delete (the collector's fast path), without the collector.
-    deleted: int = rows._raw_delete(rows.db)
-    return deleted
+            return int(rows.delete()[0])
+    connection = connections[router.db_for_write(model)]
+    with connection.cursor() as cursor:
+        cursor.execute(*delete_statement(model, connection, where))
+        return int(cursor.rowcount)
 
 
 M = TypeVar("M", bound=models.Model)
@@ -156,16 +185,12 @@ def update_statement(
     return sql, params
 
 
-def saved(obj: models.Model, connection: BaseDatabaseWrapper) -> None:
-    """Mark ``obj`` as a row in the database, as ``save()`` does."""
-    obj._state.adding = False
-    obj._state.db = connection.alias
-
-
 def insert_row(obj: models.Model) -> None:
     """``obj.save()`` for a new row, without compiling the INSERT on every call: the same
     values and the new id read back; for a model without save signals, on a database that
-    returns the id from its INSERT (SQLite 3.35+, PostgreSQL)."""
+    returns the id from its INSERT (SQLite 3.35+, PostgreSQL).  The instance's own record of
+    where it was saved (Django's, no public way to set it) stays that of a new one: a later
+    ``save()`` of it, with its id, updates the row as usual."""
     model, connection = type(obj), connections[router.db_for_write(type(obj))]
     if not connection.features.can_return_columns_from_insert or has_save_signals(model):
         obj.save(force_insert=True)
@@ -176,4 +201,3 @@ def insert_row(obj: models.Model) -> None:
         row = cursor.fetchone()
     assert row is not None
     obj.pk = row[0]
-    saved(obj, connection)

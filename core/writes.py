@@ -23,7 +23,7 @@ from typing import Any
 
 from django.db import connections, models, router
 
-from core.rows import has_save_signals, insert_statement, saved, update_statement
+from core.rows import has_save_signals, insert_statement, update_statement
 
 # The joined statements, made once per list of statements.
 _JOINED: dict[tuple[str, ...], str] = {}
@@ -45,7 +45,6 @@ class Writes:
         self.connection = connections[using]
         self._sql: list[str] = []
         self._params: list[list[Any]] = []
-        self._inserted: list[models.Model] = []
 
     def add(self, sql: str, params: Sequence[Any]) -> None:
         """A written-out INSERT, UPDATE or DELETE with its parameters (``%s`` placeholders)."""
@@ -64,7 +63,6 @@ class Writes:
                 obj.save(force_insert=True)
             return
         self.add(*insert_statement(objs, self.connection))
-        self._inserted.extend(objs)
 
     def update(self, obj: models.Model, names: Sequence[str], **where: Any) -> None:
         """The ``names`` fields of ``obj``'s row, where its pk and ``where`` match."""
@@ -86,7 +84,4 @@ class Writes:
                     for sql, each in zip(statements, params, strict=True):
                         cursor.execute(sql, each)
                         changed = cursor.rowcount
-        for obj in self._inserted:
-            saved(obj, self.connection)
-        self._inserted = []
         return changed

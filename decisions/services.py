@@ -187,6 +187,6 @@ def decisions_delete(*, user: User) -> dict[str, int]:
     trainer has deleted the user's, the decisions go in one statement, however many
     (:func:`core.rows.delete_rows`).
     """
-    decisions = delete_rows(Decision.objects.filter(user=user))
-    weak_spots = delete_rows(WeakSpot.objects.filter(user=user))
+    decisions = delete_rows(Decision, user_id=user.pk)
+    weak_spots = delete_rows(WeakSpot, user_id=user.pk)
     return {"decisions": decisions, "weak_spots": weak_spots}

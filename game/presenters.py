@@ -39,11 +39,11 @@ from core.cardnames import CARD_NAMES
 from core.display import MOVE_LABELS, CardView, card_view, fmt, or_list, signed
 from core.numbers import percent
 from core.per_language import per_language
-from core.plurals import plural_count
 from game import ai
 from game.codec import state_from_json, to_decimal
 from game.limits import BOXES, rules_of, top_up_due, top_up_threshold
 from game.models import Round, Seat, Table
+from game.plurals import plural_count
 from game.seen import SeenEvent, SeenRound, seen_round
 from game.selectors import current_round, table_seat, wallet_balance
 

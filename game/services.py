@@ -576,9 +576,11 @@ def player_data_delete(*, user: User) -> dict[str, int]:
             .values_list("pk", flat=True)
         )
         list(Seat.objects.select_for_update().filter(user=user).values_list("pk", flat=True))
-        list(Wallet.objects.select_for_update().filter(user=user).values_list("pk", flat=True))
-        ledger = delete_rows(LedgerEntry.objects.filter(wallet__user=user))
-        rounds = delete_rows(Round.objects.filter(user=user))
-        seats = delete_rows(Seat.objects.filter(user=user))
-        wallets = delete_rows(Wallet.objects.filter(user=user))
+        wallet_ids = list(
+            Wallet.objects.select_for_update().filter(user=user).values_list("pk", flat=True)
+        )
+        ledger = delete_rows(LedgerEntry, wallet_id__in=wallet_ids)
+        rounds = delete_rows(Round, user_id=user.pk)
+        seats = delete_rows(Seat, user_id=user.pk)
+        wallets = delete_rows(Wallet, user_id=user.pk)
     return {"ledger": ledger, "rounds": rounds, "seats": seats, "wallets": wallets}

@@ -22,12 +22,12 @@ from accounts.services import user_or_new_guest
 from core.display import fmt, fmt_signed
 from core.http import HtmxHttpRequest, local_path
 from core.kept import render_kept
-from core.plurals import plural_count
 from game import presenters, selectors, services
 from game.chips import chip_to_select, offer_amount
 from game.forms import parse_deal, parse_move
 from game.limits import table_rules, top_up_due, top_up_threshold
 from game.models import TOP_UP_AMOUNT, Round, Table
+from game.plurals import plural_count
 
 ROUND_PARTIAL = "game/table.html#round"
 # A visitor without an account keeps the hints switch here until a first bet makes a guest:
@@ -266,7 +266,7 @@ def history(request: HtmxHttpRequest) -> HttpResponse:
         return _history_rows(user, selectors.history_recent(user=user, stamp=stamp))
 
     context = {"rows": SimpleLazyObject(rows)}
-    return render_kept(request, "game/history.html", context, key=key)
+    return render_kept(request, "game/history.html", context, key={"rows": key} if key else None)
 
 
 def _history_rows(user: User, recent: list[selectors.Recent]) -> list[dict[str, object]]:

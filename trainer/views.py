@@ -24,7 +24,7 @@ from blackjack import Rules
 from computed import limits
 from computed import selectors as computed_selectors
 from computed import services as computed_services
-from computed.tables import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, UPS
+from computed.tables import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, UPS, drill_key
 from core.http import HtmxHttpRequest
 from core.kept import render_kept
 from decisions import selectors as decision_selectors
@@ -193,7 +193,9 @@ def stats(request: HtmxHttpRequest) -> HttpResponse:
 
     key = (user.pk, *stamp)
     context = {"stats": data, "stats_key": key, "ups": UPS, "plots": plots}
-    return render_kept(request, "trainer/stats.html", context, key=key)
+    # Each name by what it shows: the statistics and their plots are the learner's record's.
+    names = {"stats": key, "stats_key": key, "ups": UPS, "plots": key}
+    return render_kept(request, "trainer/stats.html", context, key=names)
 
 
 TOO_MANY_JOBS = _(
@@ -239,6 +241,8 @@ def chart(request: HtmxHttpRequest) -> HttpResponse:
         "form": form,
         "rules": rules,
         "tables": tables,
+        # The chart grids are kept per rule set ({% once %}): its tables never change.
+        "tables_key": drill_key(rules) if tables is not None else None,
         "job": job,
         "place": computed_services.job_place(job) if job is not None else None,
         "pending": job is not None and job.status in computed_services.PENDING,

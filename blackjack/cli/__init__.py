@@ -1,6 +1,6 @@
 """``python -m blackjack``: the engine's command line.
 
-Each group of subcommands lives in its own module with a ``register(subparsers)`` function:
+Each group of subcommands lives in its own module with a ``register(add_parser)`` function:
 ``deal`` plays rounds in the terminal, ``maths`` prints the mathematics; ``args`` reads
 the rules from the command line.
 """
@@ -35,8 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Hall of Thoth blackjack engine: play rounds and compute exact EVs.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    deal.register(sub)
-    maths.register(sub)
+    deal.register(sub.add_parser)
+    maths.register(sub.add_parser)
     return parser
 
 

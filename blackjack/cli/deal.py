@@ -12,7 +12,7 @@ import argparse
 import sys
 from collections.abc import Callable
 from random import Random
-from typing import Any, TextIO
+from typing import TextIO
 
 from blackjack.cli.args import add_rules_arguments, rules_from_args
 from blackjack.hand import hand_total
@@ -32,8 +32,9 @@ from blackjack.round import (
 _BY_KEY = {key: move for move, key in KEYS.items()}
 
 
-def register(subparsers: argparse._SubParsersAction[Any]) -> None:
-    p = subparsers.add_parser(
+def register(add_parser: Callable[..., argparse.ArgumentParser]) -> None:
+    """Add this module's subcommands through ``add_parser`` (the subparsers' own)."""
+    p = add_parser(
         "deal",
         help="play rounds of blackjack in the terminal",
         description="Deal rounds at a table and play them from the keyboard: h hit, s stand, "

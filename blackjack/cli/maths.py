@@ -178,8 +178,9 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-store", action="store_true", help="neither read nor write the store")
 
 
-def register(subparsers: argparse._SubParsersAction[Any]) -> None:
-    p = subparsers.add_parser("analyze", help="EV of every option of a hand against an up card")
+def register(add_parser: Callable[..., argparse.ArgumentParser]) -> None:
+    """Add this module's subcommands through ``add_parser`` (the subparsers' own)."""
+    p = add_parser("analyze", help="EV of every option of a hand against an up card")
     p.add_argument("--hand", help="the player's cards, e.g. 10,6 or A,K")
     p.add_argument("--dealer", help="the dealer's up card, e.g. 10 or A")
     p.add_argument("--removed", help="other cards seen, e.g. 5,5")
@@ -187,7 +188,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     _common(p)
     p.set_defaults(func=_friendly(cmd_analyze))
 
-    p = subparsers.add_parser("dealer", help="the dealer's final-total probabilities")
+    p = add_parser("dealer", help="the dealer's final-total probabilities")
     p.add_argument("--dealer", required=True, help="the dealer's up card")
     p.add_argument("--removed", help="other cards seen")
     p.add_argument("--no-blackjack", action="store_true",
@@ -195,12 +196,12 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     _common(p)
     p.set_defaults(func=_friendly(cmd_dealer))
 
-    p = subparsers.add_parser("edge", help="house edge with basic strategy and exact play")
+    p = add_parser("edge", help="house edge with basic strategy and exact play")
     p.add_argument("--effects", action="store_true",
                    help="also each single rule change's effect (slow the first time)")  # fmt: skip
     _common(p)
     p.set_defaults(func=_friendly(cmd_edge))
 
-    p = subparsers.add_parser("chart", help="the basic-strategy chart")
+    p = add_parser("chart", help="the basic-strategy chart")
     _common(p)
     p.set_defaults(func=_friendly(cmd_chart))

@@ -43,19 +43,40 @@ does not tell the ranks), as before.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from math import comb
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from blackjack.cards import Composition
 from blackjack.moves import Move
 from blackjack.round.legal import legal_moves_for_points as legal_moves
+from blackjack.rules import Rules
 
-if TYPE_CHECKING:
-    from blackjack.maths.engine import Engine
+
+class ChartMoves(Protocol):
+    """What a split asks of a strategy chart played instead of the best move."""
+
+    def move_for(self, hand: Sequence[int], up: int, legal: frozenset[Move]) -> Move: ...
+
+
+class SplitEngine(Protocol):
+    """What a split asks of the engine (:class:`blackjack.maths.engine.Engine` is one): named
+    here, so that this module does not import the engine that imports it."""
+
+    @property
+    def rules(self) -> Rules: ...
+
+    @property
+    def up(self) -> int: ...
+
+    @property
+    def chart(self) -> ChartMoves | None: ...
+
+    def split_hand(self, comp: Composition, pair: int, second: int) -> float: ...
 
 
 def split_value(
-    eng: Engine,
+    eng: SplitEngine,
     comp: Composition,
     pair: int,
     hands: int,

@@ -125,21 +125,35 @@ class Env:
         return self._get("REDIS_URL")
 
     def caches(self) -> dict[str, Any]:
-        """Redis when ``REDIS_URL`` is set (shared by every process), else local memory."""
+        """Redis when ``REDIS_URL`` is set (shared by every process), else local memory; and
+        always ``pages``, each process's own memory: the pages and fragments it drew
+        (``core.kept``), which a deployment's new code must not find (new processes)."""
         url = self.redis_url()
+        pages = {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "thoth-pages",
+            "TIMEOUT": None,  # a kept page's key changes with what it shows
+            "OPTIONS": {"MAX_ENTRIES": 4096},  # ~100 MB at most (24 KB a page)
+        }
         if url:
             return {
                 "default": {
-                    "BACKEND": "core.cache.RedisCache",  # Django's, sharing its clients
+                    # django-redis, not Django's own RedisCache: Django's makes a new redis-py
+                    # client (copying its table of ~170 reply handlers) for every call, about
+                    # 0.3 M instructions each, more than the GETs a signed-in page sends cost;
+                    # django-redis keeps one client per server, through its public settings.
+                    "BACKEND": "django_redis.cache.RedisCache",
                     "LOCATION": url,
                     "KEY_PREFIX": "thoth",
-                }
+                },
+                "pages": pages,
             }
         return {
             "default": {
                 "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
                 "LOCATION": "thoth",
-            }
+            },
+            "pages": pages,
         }
 
     def ci(self) -> bool:

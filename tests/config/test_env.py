@@ -55,7 +55,7 @@ def test_database_url_postgres():
 
 def test_cache_is_redis_when_redis_url_set():
     caches = Env({"REDIS_URL": "redis://127.0.0.1:6379/0"}).caches()
-    assert caches["default"]["BACKEND"] == "core.cache.RedisCache"
+    assert caches["default"]["BACKEND"] == "django_redis.cache.RedisCache"
     assert caches["default"]["LOCATION"] == "redis://127.0.0.1:6379/0"
 
 

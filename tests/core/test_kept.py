@@ -10,6 +10,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.contrib.messages import info
 from django.contrib.messages.storage.fallback import FallbackStorage
 from django.contrib.sessions.middleware import SessionMiddleware
+from django.core.cache import caches
 from django.test import RequestFactory
 from django.urls import resolve
 from django.utils import translation
@@ -49,9 +50,15 @@ def _request(user: object = None, path: str = "/en/classes/") -> object:
     return request
 
 
+def _names(key: object) -> dict[str, object] | None:
+    """The page's key: each context name by what determines it."""
+    return None if key is None else {"message": key, "back": "/"}
+
+
 def _page(count: Counter, key: object, **kwargs: object) -> str:
     request = kwargs.pop("request", None) or _request(**kwargs)
-    response = kept.render_kept(request, TEMPLATE, {"message": count, "back": "/"}, key=key)
+    context = {"message": count, "back": "/"}
+    response = kept.render_kept(request, TEMPLATE, context, key=_names(key))
     assert response.status_code == 200
     return response.content.decode()
 
@@ -70,7 +77,7 @@ def test_a_page_of_another_status_is_drawn_anew_and_not_kept():
     count = Counter()
     for n in (1, 2):
         response = kept.render_kept(
-            _request(), TEMPLATE, {"message": count, "back": "/"}, key="a", status=400
+            _request(), TEMPLATE, {"message": count, "back": "/"}, key=_names("a"), status=400
         )
         assert response.status_code == 400 and f"drawn {n}" in response.content.decode()
     assert "drawn 3" in _page(count, "a")
@@ -110,26 +117,26 @@ def test_a_message_is_shown_once_and_never_kept():
     assert "drawn 2" in _page(count, "a")
 
 
-def test_each_response_carries_its_own_token_and_none_is_kept():
+def test_each_response_carries_its_own_token_and_none_is_kept(monkeypatch):
+    cache = caches[kept.CACHE]
+    stored: list[str] = []
+    real_set = cache.set
+    monkeypatch.setattr(cache, "set", lambda k, v, t: (stored.append(v), real_set(k, v, t)))
     count = Counter()
     pages = [_page(count, "a") for _ in range(3)]
     tokens = [TOKEN.search(p).group(1) for p in pages]
     assert len(set(tokens)) == 3
     assert all(kept.TOKEN_PLACEHOLDER not in p for p in pages)
-    stored = kept._pages[TEMPLATE].values()
+    stored = [text for text in stored if "<html" in text]  # the page, not its fragments
     assert len(stored) == 1 and kept.TOKEN_PLACEHOLDER in stored[0]
     assert not any(t in stored[0] for t in tokens)
 
 
-def test_each_template_keeps_its_own_pages(monkeypatch):
-    """Bounded per template: one page's many keys push out none of another page's."""
-    monkeypatch.setattr(kept, "KEPT", 2)
-    count = Counter()
-    _page(count, "a")
-    for key in "xyz":
-        kept.render_kept(_request(), "errors/404.html", {}, key=key)
-    assert len(kept._pages["errors/404.html"]) == 2
-    assert "drawn 1" in _page(count, "a")
-    _page(count, "b")
-    _page(count, "c")
-    assert "drawn 4" in _page(count, "a")  # pushed out by b and c: drawn again
+def test_a_context_name_the_key_does_not_name_is_refused():
+    with pytest.raises(ValueError, match=r"context names without a key: \['back'\]"):
+        kept.render_kept(_request(), TEMPLATE, {"message": "m", "back": "/"}, key={"message": 1})
+
+
+def test_a_key_must_be_plain_values():
+    with pytest.raises(TypeError, match="must be plain values"):
+        kept.render_kept(_request(), TEMPLATE, {"message": "m"}, key={"message": object()})

@@ -22,7 +22,7 @@ def test_rows_nothing_points_at_go_in_one_statement():
         make_decision(learner)
     kept = make_decision(other)
     with CaptureQueriesContext(connection) as ctx:
-        assert delete_rows(Decision.objects.filter(user=learner)) == 250
+        assert delete_rows(Decision, user_id=learner.pk) == 250
     deletes = [q for q in ctx.captured_queries if q["sql"].startswith("DELETE")]
     assert len(deletes) == 1
     assert list(Decision.objects.all()) == [kept]
@@ -32,7 +32,16 @@ def test_rows_something_points_at_follow_its_on_delete_rule():
     learner = user("learner")
     answered = make_decision(learner)
     question = situation(learner, answered=answered)
-    assert delete_rows(Decision.objects.filter(user=learner)) == 1
+    assert delete_rows(Decision, user_id=learner.pk) == 1
     question.refresh_from_db()
     assert question.decision is None  # SET_NULL, as Django's own delete does it
     assert Situation.objects.count() == 1
+
+
+def test_rows_named_by_a_list_of_values_and_none_for_an_empty_list():
+    learner, other, third = user("learner"), user("other"), user("third")
+    for u in (learner, other, third):
+        make_decision(u)
+    assert delete_rows(Decision, user_id__in=[]) == 0
+    assert delete_rows(Decision, user_id__in=[learner.pk, other.pk]) == 2
+    assert list(Decision.objects.values_list("user_id", flat=True)) == [third.pk]

@@ -1,6 +1,6 @@
 """An amount of debens takes the right plural form in every language, fractions included.
 
-Fractional amounts reach ``ngettext`` as they are (``core.plurals.plural_count``); uk, ru and be
+Fractional amounts reach ``ngettext`` as they are (``game.plurals.plural_count``); uk, ru and be
 give them the genitive singular (2,5 дебена / дэбена), cs its own form (2,5 debenu), hy the
 singular after any number, en the plural.  The words are the glossary's.
 """
@@ -19,7 +19,7 @@ from django.utils import translation
 from django.utils.translation import ngettext
 
 from core.display import fmt
-from core.plurals import plural_count
+from game.plurals import plural_count
 
 ROOT = Path(__file__).resolve().parents[2]
 AMOUNTS = ("1", "2", "5", "11", "12", "21", "22", "101", "111", "1.5", "2.5", "5.5", "7.5", "12.5")
