@@ -147,7 +147,19 @@ def test_surrender_rules_keep_their_own_table(client):
     assert "1 index play<" in html
 
 
-def test_page_in_ukrainian(client):
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("uk", ("Індексні гри", "Істинний рахунок", "4 індексні гри", "% ставки")),
+        ("ru", ("Индексные игры", "Истинный счёт", "4 индексные игры", "% ставки")),
+        ("be", ("Індэксныя гульні", "Ісцінны лік", "4 індэксныя гульні", "% стаўкі")),
+        ("cs", ("Indexové hry", "Skutečný počet", "4 indexové hry", "% sázky")),
+        ("hy", ("Ինդեքսային խաղեր", "Իրական հաշիվ", "4 ինդեքսային խաղ", "խաղադրույքի %")),
+    ],
+)
+def test_page_in_every_language(client, lang, words):
     _store()
-    r = client.get("/uk/trainer/indices/")
-    assert r.status_code == 200
+    html = client.get(f"/{lang}/trainer/indices/").content.decode()
+    for word in words:
+        assert word in html, word
+    assert "%%" not in html
