@@ -181,6 +181,11 @@ class IndicesForm(RulesForm):
 
     field_order = ["preset", "system"]
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # A link may name only the system (?system=ko): the house rules, then.
+        self.fields["preset"].required = False
+
     def system_chosen(self) -> CountSystem:
         """The count system chosen; call after ``is_valid()``."""
         return SYSTEMS[self.cleaned_data.get("system") or DEFAULT_SYSTEM]

@@ -53,6 +53,12 @@ def test_chart_page_links_to_the_indices(client, thoth_tables):
     assert '<a href="/en/trainer/indices/?preset=sixdeck">' in html
 
 
+def test_a_system_alone_takes_the_house_rules(client):
+    _store(system=KO)
+    r = client.get("/en/trainer/indices/", {"system": "ko"})
+    assert r.status_code == 200 and "Count system: KO." in r.content.decode()
+
+
 def test_htmx_poll_gets_the_fragment(client):
     _store()
     r = client.get("/en/trainer/indices/", {"preset": "thoth", "poll": "1"}, **HTMX)
