@@ -41,6 +41,7 @@ class ChartJob(models.Model):
     class Kind(models.TextChoices):
         TABLES = "tables"  # the chart and the two-card analyses
         EDGE = "edge"  # those, then the house edge (the articles' calculator)
+        INDICES = "indices"  # those, then the index plays of every count system
 
     rules_key = models.CharField(max_length=16, unique=True)
     rules = models.JSONField()

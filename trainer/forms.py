@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from blackjack import DEFAULT_PRESET, PRESETS, DoubleOn, PairsBy, Peek, Rules, Surrender
+from blackjack.counting import DEFAULT_SYSTEM, SYSTEMS, CountSystem
 from core.forms import ChoiceField
 
 AS_PRESET = ("", _("as in the preset"))
@@ -166,3 +167,25 @@ class DrillForm(RulesForm):
 def settings_query(data: dict[str, str]) -> dict[str, str]:
     """The non-empty settings, for links and hidden fields."""
     return {k: v for k, v in data.items() if v}
+
+
+SYSTEM_CHOICES = [(key, system.name) for key, system in SYSTEMS.items()]
+
+
+class IndicesForm(RulesForm):
+    """The index page's settings: the rule set and the count system."""
+
+    system = ChoiceField(
+        label=_("Count system"), choices=SYSTEM_CHOICES, initial=DEFAULT_SYSTEM, required=False
+    )
+
+    field_order = ["preset", "system"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # A link may name only the system (?system=ko): the house rules, then.
+        self.fields["preset"].required = False
+
+    def system_chosen(self) -> CountSystem:
+        """The count system chosen; call after ``is_valid()``."""
+        return SYSTEMS[self.cleaned_data.get("system") or DEFAULT_SYSTEM]

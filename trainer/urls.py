@@ -11,4 +11,5 @@ urlpatterns = [
     path("s/<int:pk>/", views.situation, name="situation"),
     path("stats/", views.stats, name="stats"),
     path("chart/", views.chart, name="chart"),
+    path("indices/", views.indices, name="indices"),
 ]

@@ -21,6 +21,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.models import User
 from accounts.services import user_or_new_guest
 from blackjack import Rules
+from blackjack.counting import DEFAULT_SYSTEM, SYSTEMS
+from computed import indices as computed_indices
 from computed import limits
 from computed import selectors as computed_selectors
 from computed import services as computed_services
@@ -31,8 +33,9 @@ from decisions import selectors as decision_selectors
 from trainer import selectors, services
 from trainer.context import SETTINGS_KEY, drill_context_get, drill_context_peek, drill_notice
 from trainer.display import situation_view
-from trainer.forms import DrillForm, RulesForm, settings_query
+from trainer.forms import DrillForm, IndicesForm, RulesForm, settings_query
 from trainer.models import Situation
+from trainer.presenters import index_rows
 
 SESSION_START_KEY = "trainer_session_start"
 DEFAULT_SETTINGS = {"focus": "all", "up": "6", "preset": "thoth"}
@@ -269,3 +272,57 @@ def _grids(tables: Any) -> list[tuple[str, list[tuple[int, list[Any]]]]]:
         (kind, [(row, [(up, tables.cell(kind, row, up)) for up in UPS]) for row in rows[kind]])
         for kind in ("hard", "soft", "pair")
     ]
+
+
+TOO_MANY_INDEX_JOBS = _(
+    "You have asked for many new tables lately. Please wait a few minutes and try again."
+)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def indices(request: HtmxHttpRequest) -> HttpResponse:
+    """The index plays of a rule set and count system, as the chart page shows the chart: a
+    GET only reads (the stored table, the job's progress polled by htmx, or "not computed
+    yet" with a Compute button); the button's POST asks a worker for them. Bad settings
+    answer 400 with the form's errors."""
+    posted = request.method == "POST"
+    data = request.POST if posted else request.GET
+    form = IndicesForm(data) if data else IndicesForm(initial={"preset": "thoth"})
+    valid = form.is_valid()
+    bound = form.is_bound
+    rules = form.rules() if valid else Rules()
+    system = form.system_chosen() if valid else SYSTEMS[DEFAULT_SYSTEM]
+    query = _chart_query(data)
+    status, error = (400 if bound and not valid else 200), ""
+    if posted and valid:
+        try:
+            computed_services.job_request(
+                rules=rules, kind=computed_indices.KIND, **limits.requester(request)
+            )
+        except computed_services.RateLimited:
+            status, error = 429, str(TOO_MANY_INDEX_JOBS)
+        else:
+            if not request.htmx:
+                return redirect(f"{reverse('trainer:indices')}?{query.urlencode()}")
+    table = computed_indices.indices_get(rules, system) if status != 400 else None
+    job = computed_selectors.chart_job_get(rules) if table is None and status != 400 else None
+    pending = job is not None and job.status in computed_services.PENDING
+    context = {
+        "form": form,
+        "rules": rules,
+        "system": system,
+        "table": table,
+        "rows": index_rows(table) if table is not None else [],
+        "job": job,
+        "place": computed_services.job_place(job) if job is not None else None,
+        "pending": pending,
+        "error": error,
+        "invalid": status == 400,
+        "query": query.urlencode(),
+        "hidden": list(query.items()),
+        "decks_left": table.cards_left / 52 if table is not None else None,
+    }
+    template = "trainer/indices.html"
+    if request.htmx and (request.GET.get("poll") or posted):
+        template += "#indices-body"
+    return render(request, template, context, status=status)

@@ -41,6 +41,8 @@ def anonymous_paths(lang: str) -> list[str]:
         f"{base}/trainer/chart/", f"{base}/trainer/chart/?preset=live",
         f"{base}/trainer/chart/?preset=thoth&decks=1&soft17=hit",
         f"{base}/trainer/chart/?poll=1&preset=live",
+        f"{base}/trainer/indices/", f"{base}/trainer/indices/?preset=sixdeck&system=ko",
+        f"{base}/trainer/indices/?poll=1&preset=live", f"{base}/trainer/indices/?system=x",
         f"{base}/rules/", f"{base}/rules/house-edge/calculator/?preset=live",
         f"{base}/classes/", f"{base}/classes/join/", f"{base}/classes/join/ABCD1234/",
         f"{base}/accounts/signup/", f"{base}/accounts/login/", f"{base}/accounts/",
@@ -75,6 +77,8 @@ def test_an_anonymous_visitor_reads_every_page_and_writes_nothing(tables, learne
     # The pages were really served, not refused.
     assert statuses[f"/{lang}/"] == 200
     assert statuses[f"/{lang}/trainer/chart/"] == 200
+    assert statuses[f"/{lang}/trainer/indices/"] == 200
+    assert statuses[f"/{lang}/trainer/indices/?system=x"] == 400
     assert statuses[f"/{lang}/trainer/"] == 200
 
 
