@@ -41,6 +41,7 @@ from core.numbers import percent
 from core.per_language import per_language
 from core.plurals import plural_count
 from game import ai
+from game.chips import chip_to_select, offer_amount
 from game.codec import state_from_json, to_decimal
 from game.limits import BOXES, rules_of, top_up_due, top_up_threshold
 from game.models import Round, Seat, Table
@@ -623,6 +624,7 @@ class ChipView:
     face: str  # what the chip shows: 500, 1K
     label: str  # the full amount, for screen readers
     tier: int  # its colour, by rank among the table's chips
+    over: bool = False  # worth more than the balance: shown greyed out
 
 
 @dataclass(frozen=True, slots=True)
@@ -633,6 +635,53 @@ class BetBox:
     number: int
     bet: str
     ai_level: str
+
+
+@dataclass(frozen=True, slots=True)
+class MoveForm:
+    """The fieldset of the hand in turn: the box, what it is asked, which moves are legal."""
+
+    box: int | None
+    question: str  # "", "insurance" or "even_money"
+    offer: str  # what the insurance costs, or the even money pays, at once
+    legal: tuple[str, ...]  # sorted
+    surrender: bool  # the table offers surrender: its button is shown
+
+    @property
+    def key(self) -> str:
+        """Everything the fieldset shows (the template keeps each fieldset per key and language)."""
+        return f"{self.box}|{self.question}|{self.offer}|{' '.join(self.legal)}|{self.surrender}"
+
+
+def move_form(view: RoundView | None, rules: Rules) -> MoveForm | None:
+    """The moves of a round in play (``None`` between rounds)."""
+    if view is None or not view.playing:
+        return None
+    question = ("even_money" if view.even_money else "insurance") if view.insurance else ""
+    return MoveForm(
+        box=view.turn_box,
+        question=question,
+        offer=offer_amount(view),
+        legal=tuple(sorted(view.legal)),
+        surrender=rules.surrender is not Surrender.NONE,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class BetForm:
+    """The betting form's chip rack and five boxes, with what was entered or chosen."""
+
+    chips: tuple[ChipView, ...]
+    chip_selected: int | None
+    boxes: tuple[BetBox, ...]
+    levels: tuple[tuple[str, str], ...]  # the AI seat-mates' levels: code, name
+    max_bet: int
+    step: int
+
+    @property
+    def key(self) -> str:
+        """Everything the form shows (the template keeps each form per key and language)."""
+        return repr(self)
 
 
 def table_context(
@@ -647,7 +696,8 @@ def table_context(
 ) -> dict[str, Any]:
     """What the table page and its partial need.  A caller that has just written the seat,
     its current round (``state`` parsed) and the balance passes them: nothing is read twice.
-    ``entered``: a refused deal's form, whose bets and seat-mates the betting form shows again."""
+    ``entered``: a refused deal's form, whose bets, seat-mates and chip the betting form shows
+    again."""
     if seat is None:
         seat = table_seat(user=user, table=table)
     if rnd is None:
@@ -669,6 +719,20 @@ def table_context(
     if rnd is not None:
         view = round_view(rnd, balance=balance, hints=seat.hints, state=state)
     shoe_left = view.shoe_remaining if view is not None else _seat_shoe_left(seat, rules)
+    chip_views = tuple(
+        ChipView(value=c, face=chip_face(c), label=fmt(c), tier=i, over=c > balance)
+        for i, c in enumerate(chips)
+    )
+    betting = BetForm(
+        chips=chip_views,
+        chip_selected=chip_to_select(
+            chips=chips, balance=balance, wanted=entered.get("chip", "") if entered else ""
+        ),
+        boxes=tuple(boxes),
+        levels=tuple((k, str(v)) for k, v in LEVEL_NAMES.items()),
+        max_bet=table.max_bet,
+        step=min(chips),
+    )
     return {
         "table": table,
         "table_name": table_name(table),
@@ -680,16 +744,12 @@ def table_context(
         "top_up_minimum": fmt(top_up_threshold()),
         "round": rnd,
         "view": view,
-        "chips": [
-            ChipView(value=c, face=chip_face(c), label=fmt(c), tier=i) for i, c in enumerate(chips)
-        ],
-        "bet_boxes": boxes,
-        "levels": [(k, str(v)) for k, v in LEVEL_NAMES.items()],
+        "betting": betting,
+        "moves": move_form(view, rules),
         "shoe_left": shoe_left,
         "min_bet": fmt(table.min_bet),
         "max_bet": fmt(table.max_bet),
         "box_counts": or_list(table.box_counts) if table.box_counts else "",
-        "step": min(chips),
         "has_last_bets": bool(seat.last_bets),
     }
 

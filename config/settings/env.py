@@ -125,21 +125,32 @@ class Env:
         return self._get("REDIS_URL")
 
     def caches(self) -> dict[str, Any]:
-        """Redis when ``REDIS_URL`` is set (shared by every process), else local memory."""
+        """Redis when ``REDIS_URL`` is set (shared by every process), else local memory; and
+        always, in each process's own memory, the template fragments ``{% cache %}`` keeps
+        (the table's move and betting forms, the same few per language): a look-up there
+        costs less than the trip to Redis."""
         url = self.redis_url()
+        fragments = {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "thoth-fragments",
+            "TIMEOUT": None,
+            "OPTIONS": {"MAX_ENTRIES": 2000},
+        }
         if url:
             return {
                 "default": {
                     "BACKEND": "core.cache.RedisCache",  # Django's, sharing its clients
                     "LOCATION": url,
                     "KEY_PREFIX": "thoth",
-                }
+                },
+                "template_fragments": fragments,
             }
         return {
             "default": {
                 "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
                 "LOCATION": "thoth",
-            }
+            },
+            "template_fragments": fragments,
         }
 
     def ci(self) -> bool:
