@@ -8,7 +8,6 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
-from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -124,7 +123,7 @@ def calculator_compute(request: HtmxHttpRequest) -> HttpResponse:
     try:
         calculator.calculator_start(form, **limits.requester(request))
     except RateLimited:
-        notice = format_html('<p class="message message-error" role="alert">{}</p>', TOO_MANY)
+        notice = render_to_string("articles/blocks/refusal.html", {"message": TOO_MANY})
         return HttpResponse(notice + _calculator_html(request, form), status=429)
     query = request.POST.copy()
     query.pop("csrfmiddlewaretoken", None)
