@@ -7,7 +7,7 @@ reads ``Round.state`` for anything else.  The rows come from :mod:`game.selector
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -45,7 +45,7 @@ from game.chips import chip_to_select, offer_amount
 from game.codec import state_from_json, to_decimal
 from game.limits import BOXES, rules_of, top_up_due, top_up_threshold
 from game.models import Round, Seat, Table
-from game.seen import SeenEvent, SeenRound, seen_round
+from game.seen import SeenEvent, SeenHand, SeenRound, seen_round
 from game.selectors import current_round, table_seat, wallet_balance
 
 MAX_DELAY = 24  # animation delay classes .delay-0 … .delay-24 in table.css
@@ -178,6 +178,11 @@ class HandView:
     paid: str
     active: bool
     number: int
+    # Made once here for the template (game/_hands.html): its class list, the stake ("100 ×2")
+    # and the result ("Win · 200", the payout for the learner's own boxes only).
+    classes: str = "hand"
+    stake: str = ""
+    result: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,6 +196,8 @@ class BoxView:
     hands: list[HandView] = field(default_factory=list)
     insurance: str = ""
     active: bool = False
+    label: str = ""  # "Box 1", in the active language
+    classes: str = ""  # "box box-you active"
 
 
 class LogLine(NamedTuple):
@@ -347,6 +354,48 @@ def _log_texts(view: SeenRound, rules: Rules, events: tuple[SeenEvent, ...]) -> 
 _DelayKey = tuple[int, int] | None
 
 
+@per_language
+def _box_label(number: int) -> str:
+    return _("Box %(n)s") % {"n": number}
+
+
+def _hand_view(
+    hd: SeenHand,
+    kind: str,
+    h: int,
+    i: int,
+    active: bool,
+    finished: Callable[[int, int, str | None], bool],
+    cards_with_delays: Callable[[tuple[str, ...], _DelayKey], list[CardView]],
+) -> HandView:
+    """A hand of box ``i`` as the table shows it."""
+    outcome = hd.outcome
+    classes = "hand active" if active else "hand"
+    label = paid = result = ""
+    if outcome:
+        classes += f" outcome-{outcome}"
+        label = str(OUTCOME_NAMES[outcome])
+    if hd.paid is not None:
+        paid = _paid(hd.paid)
+    if outcome:
+        result = f"{label} · {paid}" if kind == "you" else label
+    bet = fmt(hd.bet)
+    return HandView(
+        cards=cards_with_delays(hd.cards, (i, h)),
+        display=str(hd.total) if finished(i, h, outcome) else hd.display,
+        bet=bet,
+        doubled=hd.doubled,
+        outcome=outcome,
+        outcome_label=label,
+        paid=paid,
+        active=active,
+        number=h + 1,
+        classes=classes,
+        stake=f"{bet} ×2" if hd.doubled else bet,
+        result=result,
+    )
+
+
 def round_view(
     rnd: Round,
     *,
@@ -397,34 +446,29 @@ def round_view(
     for i in range(BOXES):
         b = view.box(i)
         if b is None:
-            boxes.append(BoxView(index=i, number=i + 1, kind="empty"))
-            continue
-        hands = [
-            HandView(
-                cards=cards_with_delays(hd.cards, (i, h)),
-                display=str(hd.total) if finished(i, h, hd.outcome) else hd.display,
-                bet=fmt(hd.bet),
-                doubled=hd.doubled,
-                outcome=hd.outcome,
-                outcome_label=str(OUTCOME_NAMES[hd.outcome]) if hd.outcome else "",
-                paid=_paid(hd.paid) if hd.paid is not None else "",
-                active=turn == (i, h) and players,
-                number=h + 1,
+            label = _box_label(i + 1)
+            boxes.append(
+                BoxView(index=i, number=i + 1, kind="empty", label=label, classes="box box-empty")
             )
-            for h, hd in enumerate(b.hands)
-        ]
+            continue
+        kind = "you" if i in human else "ai"
+        hands = [_hand_view(hd, kind, h, i, turn == (i, h) and players, finished, cards_with_delays)
+                 for h, hd in enumerate(b.hands)]  # fmt: skip
         level = levels.get(i, "")
+        active = turn is not None and turn[0] == i
         boxes.append(
             BoxView(
                 index=i,
                 number=i + 1,
-                kind="you" if i in human else "ai",
+                kind=kind,
                 level=level,
                 level_label=str(LEVEL_NAMES.get(level, "")),
                 bet=b.bet,
                 hands=hands,
                 insurance=_paid(b.insurance) if b.insurance else "",
-                active=turn is not None and turn[0] == i,
+                active=active,
+                label=_box_label(i + 1),
+                classes=f"box box-{kind} active" if active else f"box box-{kind}",
             )
         )
     insurance = view.phase == "insurance"
