@@ -3,9 +3,10 @@ the progress bars and the forms that never change.
 
 The pages loop over up to 40 students × every assignment and 340 chart cells; an
 ``{% include %}`` or a filter chain per cell cost most of the dashboard's time (profiled:
-template rendering was ~70 % of its CPU).  Here each figure is formatted once in Python, the
-heat map's rows and the progress bars are built as markup (escaped by ``format_html``), and
-the unbound assignment forms, the same for every teacher, are rendered once per language.
+template rendering was ~70 % of its CPU).  Here each figure and phrase is formatted once in
+Python, as plain values the templates place (the heat map's cells, the progress bars:
+``classroom/_heat.html``, ``classroom/_progress.html``), and the unbound assignment forms, the
+same for every teacher, are rendered once per language.
 """
 
 from __future__ import annotations
@@ -20,8 +21,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.formats import date_format, get_format, number_format
-from django.utils.html import format_html
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
@@ -67,7 +67,6 @@ class Formats:
         self.of = _("%(done)s of %(total)s")
         self.done = _("done")
         self.split = _("%(drill)s drill, %(table)s table")
-        self.not_seen = _("not seen")
 
     def fixed(self, value: float, digits: int) -> str:
         """A number with ``digits`` decimals as the language writes it ("66.7", "66,7"),
@@ -111,23 +110,26 @@ def _when(value: datetime | None) -> tuple[str, str]:
 # --- progress ------------------------------------------------------------------------------
 
 
-def progress_html(p: Progress, formats: Formats | None = None) -> SafeString:
-    """An assignment's progress bar with "12 of 30 · 83% · done"."""
+@dataclass(frozen=True, slots=True)
+class ProgressBar:
+    """An assignment's progress bar (``classroom/_progress.html``): "12 of 30 · 83% · done"."""
+
+    done: bool
+    hands: int
+    counted: int
+    title: str
+    text: str
+
+
+def progress_bar(p: Progress, formats: Formats | None = None) -> ProgressBar:
     f = formats or Formats()
     text = f.of % {"done": p.counted, "total": p.assignment.hands}
     if p.score.count:
         text += " · " + f.percent(p.score, 0)
     if p.done:
         text += " · " + f.done
-    return format_html(
-        '<span class="progress{}"><progress max="{}" value="{}" aria-label="{}"></progress> {}'
-        "</span>",
-        " progress-done" if p.done else "",
-        p.assignment.hands,
-        p.counted,
-        p.assignment.title,
-        text,
-    )
+    hands, title = p.assignment.hands, p.assignment.title
+    return ProgressBar(done=p.done, hands=hands, counted=p.counted, title=title, text=text)
 
 
 # --- the dashboard -------------------------------------------------------------------------
@@ -157,7 +159,7 @@ class RowView:
     month_trend: str
     last_iso: str
     last: str
-    progress: list[SafeString]
+    progress: list[ProgressBar]
 
 
 @dataclass(frozen=True)
@@ -185,7 +187,7 @@ def _row(row: DashboardRow, href: str, fm: Formats) -> RowView:
         month_trend=f"({fm.signed(month, 0)})" if month is not None and row.month.count else "",
         last_iso=last_iso,
         last=last,
-        progress=[progress_html(p, fm) for p in row.progress],
+        progress=[progress_bar(p, fm) for p in row.progress],
     )
 
 
@@ -215,24 +217,29 @@ def dashboard_view(
 # --- the heat map --------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class HeatCellView:
+    """A heat-map cell: its colour, its answers right of all, and the link to them (if any)."""
+
+    level: str
+    correct: int
+    count: int
+    href: str  # "" where the cell links nowhere (no answers, or no cell page)
+    data_cell: str  # "hard-16-10": the browser tests' handle
+
+
 @dataclass(frozen=True)
 class HeatRow:
     label: str
-    cells: SafeString  # the row's <td>s
+    cells: list[HeatCellView]
 
 
-def _cell_html(c: HeatCell, href_base: str | None, query: str, not_seen: str) -> SafeString:
+def _cell(c: HeatCell, href_base: str | None, query: str) -> HeatCellView:
     s = c.score
-    if not s.count:
-        inner = format_html('<span class="visually-hidden">{}</span>', not_seen)
-    elif href_base is None:
-        inner = format_html("{}/{}", s.correct, s.count)
-    else:
-        inner = format_html(
-            '<a href="{}{}/{}/{}/{}" data-cell="{}-{}-{}">{}/{}</a>',
-            href_base, c.kind, c.row, c.up, query, c.kind, c.row, c.up, s.correct, s.count,
-        )  # fmt: skip
-    return format_html('<td class="heat-{}">{}</td>', c.level, inner)
+    href = ""
+    if s.count and href_base is not None:
+        href = f"{href_base}{c.kind}/{c.row}/{c.up}/{query}"
+    return HeatCellView(c.level, s.correct, s.count, href, f"{c.kind}-{c.row}-{c.up}")
 
 
 def heat_rows(
@@ -245,14 +252,8 @@ def heat_rows(
     """One chart grid's rows; ``cell_href_base`` (the heat page's address) links each cell
     with answers to ``<base><kind>/<row>/<up>/``, the ``classroom:cell`` page."""
     query = f"?{range_query}" if range_query else ""
-    not_seen = Formats().not_seen
     return [
-        HeatRow(
-            cell_label(kind, row),
-            mark_safe(  # each cell is built by format_html
-                "".join(_cell_html(c, cell_href_base, query, not_seen) for c in cells)
-            ),
-        )
+        HeatRow(cell_label(kind, row), [_cell(c, cell_href_base, query) for c in cells])
         for row, cells in rows
     ]
 

@@ -1,9 +1,11 @@
-"""Words and formatted figures made once per language and process, not on every request.
+"""Plain values (words, formatted figures, card views) made once per language and process.
 
 Django's ``gettext`` and ``number_format`` read the active language from a thread-local each
-time (a few microseconds a call); the table's play area asks for some sixty words and amounts
-a request, always the same ones (issue 17).  The catalogues and formats do not change while a
-process runs; a test that changes a setting (``override_settings``) empties these caches, as
+time (a few microseconds a call); the table asks for the same amounts, card names and log
+lines on every deal and move (issue 17).  ``per_language`` is ``functools.lru_cache`` with the
+active language in the key.  It keeps values only, never markup: the markup is the templates'
+(fixed fragments are kept by ``{% cache %}``).  The catalogues and formats do not change while
+a process runs; a test that changes a setting (``override_settings``) empties these caches, as
 Django empties its own.
 """
 
@@ -25,7 +27,8 @@ _CACHES: list[Any] = []
 
 def per_language(make: Callable[P, T]) -> Callable[P, T]:
     """``make(*args)`` kept per (args, active language): ``make`` must depend on nothing else,
-    and what it returns must not be changed by its callers (words, frozen views)."""
+    and what it returns must be a plain value its callers do not change (text, frozen views;
+    no markup)."""
     call: Callable[..., T] = make
     kept = lru_cache(maxsize=4096)(lambda _language, *args: call(*args))
     _CACHES.append(kept)

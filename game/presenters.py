@@ -7,7 +7,7 @@ reads ``Round.state`` for anything else.  The rows come from :mod:`game.selector
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -40,11 +40,12 @@ from core.display import MOVE_LABELS, CardView, card_view, fmt, or_list, signed
 from core.numbers import percent
 from core.per_language import per_language
 from game import ai
+from game.chips import chip_to_select, offer_amount
 from game.codec import state_from_json, to_decimal
 from game.limits import BOXES, rules_of, top_up_due, top_up_threshold
 from game.models import Round, Seat, Table
 from game.plurals import plural_count
-from game.seen import SeenEvent, SeenRound, seen_round
+from game.seen import SeenEvent, SeenHand, SeenRound, seen_round
 from game.selectors import current_round, table_seat, wallet_balance
 
 MAX_DELAY = 24  # animation delay classes .delay-0 … .delay-24 in table.css
@@ -177,6 +178,11 @@ class HandView:
     paid: str
     active: bool
     number: int
+    # Made once here for the template (game/_hands.html): its class list, the stake ("100 ×2")
+    # and the result ("Win · 200", the payout for the learner's own boxes only).
+    classes: str = "hand"
+    stake: str = ""
+    result: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +196,8 @@ class BoxView:
     hands: list[HandView] = field(default_factory=list)
     insurance: str = ""
     active: bool = False
+    label: str = ""  # "Box 1", in the active language
+    classes: str = ""  # "box box-you active"
 
 
 class LogLine(NamedTuple):
@@ -346,6 +354,48 @@ def _log_texts(view: SeenRound, rules: Rules, events: tuple[SeenEvent, ...]) -> 
 _DelayKey = tuple[int, int] | None
 
 
+@per_language
+def _box_label(number: int) -> str:
+    return _("Box %(n)s") % {"n": number}
+
+
+def _hand_view(
+    hd: SeenHand,
+    kind: str,
+    h: int,
+    i: int,
+    active: bool,
+    finished: Callable[[int, int, str | None], bool],
+    cards_with_delays: Callable[[tuple[str, ...], _DelayKey], list[CardView]],
+) -> HandView:
+    """A hand of box ``i`` as the table shows it."""
+    outcome = hd.outcome
+    classes = "hand active" if active else "hand"
+    label = paid = result = ""
+    if outcome:
+        classes += f" outcome-{outcome}"
+        label = str(OUTCOME_NAMES[outcome])
+    if hd.paid is not None:
+        paid = _paid(hd.paid)
+    if outcome:
+        result = f"{label} · {paid}" if kind == "you" else label
+    bet = fmt(hd.bet)
+    return HandView(
+        cards=cards_with_delays(hd.cards, (i, h)),
+        display=str(hd.total) if finished(i, h, outcome) else hd.display,
+        bet=bet,
+        doubled=hd.doubled,
+        outcome=outcome,
+        outcome_label=label,
+        paid=paid,
+        active=active,
+        number=h + 1,
+        classes=classes,
+        stake=f"{bet} ×2" if hd.doubled else bet,
+        result=result,
+    )
+
+
 def round_view(
     rnd: Round,
     *,
@@ -396,34 +446,29 @@ def round_view(
     for i in range(BOXES):
         b = view.box(i)
         if b is None:
-            boxes.append(BoxView(index=i, number=i + 1, kind="empty"))
-            continue
-        hands = [
-            HandView(
-                cards=cards_with_delays(hd.cards, (i, h)),
-                display=str(hd.total) if finished(i, h, hd.outcome) else hd.display,
-                bet=fmt(hd.bet),
-                doubled=hd.doubled,
-                outcome=hd.outcome,
-                outcome_label=str(OUTCOME_NAMES[hd.outcome]) if hd.outcome else "",
-                paid=_paid(hd.paid) if hd.paid is not None else "",
-                active=turn == (i, h) and players,
-                number=h + 1,
+            label = _box_label(i + 1)
+            boxes.append(
+                BoxView(index=i, number=i + 1, kind="empty", label=label, classes="box box-empty")
             )
-            for h, hd in enumerate(b.hands)
-        ]
+            continue
+        kind = "you" if i in human else "ai"
+        hands = [_hand_view(hd, kind, h, i, turn == (i, h) and players, finished, cards_with_delays)
+                 for h, hd in enumerate(b.hands)]  # fmt: skip
         level = levels.get(i, "")
+        active = turn is not None and turn[0] == i
         boxes.append(
             BoxView(
                 index=i,
                 number=i + 1,
-                kind="you" if i in human else "ai",
+                kind=kind,
                 level=level,
                 level_label=str(LEVEL_NAMES.get(level, "")),
                 bet=b.bet,
                 hands=hands,
                 insurance=_paid(b.insurance) if b.insurance else "",
-                active=turn is not None and turn[0] == i,
+                active=active,
+                label=_box_label(i + 1),
+                classes=f"box box-{kind} active" if active else f"box box-{kind}",
             )
         )
     insurance = view.phase == "insurance"
@@ -623,6 +668,7 @@ class ChipView:
     face: str  # what the chip shows: 500, 1K
     label: str  # the full amount, for screen readers
     tier: int  # its colour, by rank among the table's chips
+    over: bool = False  # worth more than the balance: shown greyed out
 
 
 @dataclass(frozen=True, slots=True)
@@ -633,6 +679,53 @@ class BetBox:
     number: int
     bet: str
     ai_level: str
+
+
+@dataclass(frozen=True, slots=True)
+class MoveForm:
+    """The fieldset of the hand in turn: the box, what it is asked, which moves are legal."""
+
+    box: int | None
+    question: str  # "", "insurance" or "even_money"
+    offer: str  # what the insurance costs, or the even money pays, at once
+    legal: tuple[str, ...]  # sorted
+    surrender: bool  # the table offers surrender: its button is shown
+
+    @property
+    def key(self) -> str:
+        """Everything the fieldset shows (the template keeps each fieldset per key and language)."""
+        return f"{self.box}|{self.question}|{self.offer}|{' '.join(self.legal)}|{self.surrender}"
+
+
+def move_form(view: RoundView | None, rules: Rules) -> MoveForm | None:
+    """The moves of a round in play (``None`` between rounds)."""
+    if view is None or not view.playing:
+        return None
+    question = ("even_money" if view.even_money else "insurance") if view.insurance else ""
+    return MoveForm(
+        box=view.turn_box,
+        question=question,
+        offer=offer_amount(view),
+        legal=tuple(sorted(view.legal)),
+        surrender=rules.surrender is not Surrender.NONE,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class BetForm:
+    """The betting form's chip rack and five boxes, with what was entered or chosen."""
+
+    chips: tuple[ChipView, ...]
+    chip_selected: int | None
+    boxes: tuple[BetBox, ...]
+    levels: tuple[tuple[str, str], ...]  # the AI seat-mates' levels: code, name
+    max_bet: int
+    step: int
+
+    @property
+    def key(self) -> str:
+        """Everything the form shows (the template keeps each form per key and language)."""
+        return repr(self)
 
 
 def table_context(
@@ -647,7 +740,8 @@ def table_context(
 ) -> dict[str, Any]:
     """What the table page and its partial need.  A caller that has just written the seat,
     its current round (``state`` parsed) and the balance passes them: nothing is read twice.
-    ``entered``: a refused deal's form, whose bets and seat-mates the betting form shows again."""
+    ``entered``: a refused deal's form, whose bets, seat-mates and chip the betting form shows
+    again."""
     if seat is None:
         seat = table_seat(user=user, table=table)
     if rnd is None:
@@ -669,6 +763,20 @@ def table_context(
     if rnd is not None:
         view = round_view(rnd, balance=balance, hints=seat.hints, state=state)
     shoe_left = view.shoe_remaining if view is not None else _seat_shoe_left(seat, rules)
+    chip_views = tuple(
+        ChipView(value=c, face=chip_face(c), label=fmt(c), tier=i, over=c > balance)
+        for i, c in enumerate(chips)
+    )
+    betting = BetForm(
+        chips=chip_views,
+        chip_selected=chip_to_select(
+            chips=chips, balance=balance, wanted=entered.get("chip", "") if entered else ""
+        ),
+        boxes=tuple(boxes),
+        levels=tuple((k, str(v)) for k, v in LEVEL_NAMES.items()),
+        max_bet=table.max_bet,
+        step=min(chips),
+    )
     return {
         "table": table,
         "table_name": table_name(table),
@@ -680,16 +788,12 @@ def table_context(
         "top_up_minimum": fmt(top_up_threshold()),
         "round": rnd,
         "view": view,
-        "chips": [
-            ChipView(value=c, face=chip_face(c), label=fmt(c), tier=i) for i, c in enumerate(chips)
-        ],
-        "bet_boxes": boxes,
-        "levels": [(k, str(v)) for k, v in LEVEL_NAMES.items()],
+        "betting": betting,
+        "moves": move_form(view, rules),
         "shoe_left": shoe_left,
         "min_bet": fmt(table.min_bet),
         "max_bet": fmt(table.max_bet),
         "box_counts": or_list(table.box_counts) if table.box_counts else "",
-        "step": min(chips),
         "has_last_bets": bool(seat.last_bets),
     }
 

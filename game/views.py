@@ -23,7 +23,6 @@ from core.display import fmt, fmt_signed
 from core.http import HtmxHttpRequest, local_path
 from core.kept import render_kept
 from game import presenters, selectors, services
-from game.chips import chip_to_select, offer_amount
 from game.forms import parse_deal, parse_move
 from game.limits import table_rules, top_up_due, top_up_threshold
 from game.models import TOP_UP_AMOUNT, Round, Table
@@ -72,12 +71,6 @@ def _table_response(
     if not request.user.is_authenticated:
         context["seat"].hints = table.slug in request.session.get(HINTS_SESSION_KEY, [])
     context.update(error=error, notice=notice, coach=coach, **_top_up_amount())
-    context["offer_amount"] = offer_amount(context["view"])
-    context["chip_selected"] = chip_to_select(
-        chips=table.chips,
-        balance=context["balance"],
-        wanted=entered.get("chip", "") if entered is not None else "",
-    )
     template = ROUND_PARTIAL if request.htmx else "game/table.html"
     return render(request, template, context, status=status)
 

@@ -62,3 +62,13 @@ def _no_kept_tables():
     yield
     tables_forget()
     forget()
+
+
+@pytest.fixture(autouse=True)
+def _no_kept_fragments():
+    """The template fragments ``{% cache %}`` keeps are per language and what they show, not
+    per test: emptied all the same, so that no test reads another's."""
+    from django.core.cache import caches
+
+    caches["template_fragments"].clear()
+    yield

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.utils.safestring import SafeString
 
 from blackjack import Card, Move
 from classroom import presenters, records
@@ -42,10 +41,10 @@ def cell_label(kind: str, row: int) -> str:
     return presenters.cell_label(kind, row)
 
 
-@register.simple_tag
-def progress(p: Progress) -> SafeString:
+@register.inclusion_tag("classroom/_progress.html")
+def progress(p: Progress) -> dict[str, presenters.ProgressBar]:
     """An assignment's progress bar and "12 of 30 · 83% · done"."""
-    return presenters.progress_html(p)
+    return {"bar": presenters.progress_bar(p)}
 
 
 @register.filter

@@ -126,14 +126,22 @@ class Env:
 
     def caches(self) -> dict[str, Any]:
         """Redis when ``REDIS_URL`` is set (shared by every process), else local memory; and
-        always ``pages``, each process's own memory: the pages and fragments it drew
-        (``core.kept``), which a deployment's new code must not find (new processes)."""
+        always two caches in each process's own memory: ``pages``, the pages and fragments it drew
+        (``core.kept``), which a deployment's new code must not find (new processes), and
+        ``template_fragments``, the fragments ``{% cache %}`` keeps (the table's move and betting
+        forms, the same few per language), where a look-up costs less than the trip to Redis."""
         url = self.redis_url()
         pages = {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
             "LOCATION": "thoth-pages",
             "TIMEOUT": None,  # a kept page's key changes with what it shows
             "OPTIONS": {"MAX_ENTRIES": 4096},  # ~100 MB at most (24 KB a page)
+        }
+        fragments = {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "thoth-fragments",
+            "TIMEOUT": None,
+            "OPTIONS": {"MAX_ENTRIES": 2000},
         }
         if url:
             return {
@@ -147,6 +155,7 @@ class Env:
                     "KEY_PREFIX": "thoth",
                 },
                 "pages": pages,
+                "template_fragments": fragments,
             }
         return {
             "default": {
@@ -154,6 +163,7 @@ class Env:
                 "LOCATION": "thoth",
             },
             "pages": pages,
+            "template_fragments": fragments,
         }
 
     def ci(self) -> bool:

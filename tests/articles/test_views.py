@@ -162,7 +162,10 @@ def test_calculator_post_is_rate_limited(client, house_figures, monkeypatch):
     client.post("/en/rules/house-edge/compute/", {**HOUSE_QUERY, "decks": "2"}, **post)
     response = client.post("/en/rules/house-edge/compute/", {**HOUSE_QUERY, "decks": "4"}, **post)
     assert response.status_code == 429
-    assert b"many new computations" in response.content
+    assert re.search(
+        r'<p class="message message-error" role="alert">[^<]*many new computations[^<]*</p>',
+        response.content.decode(),
+    )
 
 
 BUSY_TEXT = {
