@@ -17,11 +17,12 @@ from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
 
 from django import forms
+from django.core.cache import caches
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.formats import date_format, get_format, number_format
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
@@ -284,20 +285,19 @@ def heat_href_base(classroom_pk: int) -> str:
 
 # --- forms that never change ---------------------------------------------------------------
 
-_FORMS: dict[tuple[str, str], SafeString] = {}
-
 
 def form_fields_html(
     name: str, make: Callable[[], forms.Form], *, options: bool = True
 ) -> SafeString:
-    """The fields of an unbound form, rendered once per language and kept: the assignment
-    forms (a dozen selects of rule options) cost more to render than the rest of a page.
-    ``name`` names the form; ``make`` builds it with its initial values; ``options`` adds the
-    rule options (folded)."""
-    key = (name, translation.get_language() or "")
-    html = _FORMS.get(key)
+    """The fields of an unbound form, rendered once per language and process and kept in the
+    local-memory cache ``template_fragments``: the assignment forms (a dozen selects of rule
+    options) cost more to render than the rest of a page. ``name`` names the form; ``make``
+    builds it with its initial values; ``options`` adds the rule options (folded)."""
+    key = f"classroom-form:{name}:{int(options)}:{translation.get_language() or ''}"
+    fragments = caches["template_fragments"]
+    html: SafeString | None = fragments.get(key)
     if html is None:
         context = {"form": make(), "options": options}
-        html = render_to_string("classroom/_form_fields.html", context)
-        _FORMS[key] = html
+        html = mark_safe(render_to_string("classroom/_form_fields.html", context))
+        fragments.set(key, html)
     return html
