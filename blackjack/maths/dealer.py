@@ -22,6 +22,7 @@ distribution *joint* with "no blackjack" is simply the vector with that entry le
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import os
 import threading
@@ -470,9 +471,10 @@ def prepare_dealer_tables(*, h17: bool) -> None:
 # (distinct player prefixes so far) × (dealer states left); this order keeps both small
 # (measured against the others on the full-shoe batches of every up card).
 _ORDER: tuple[int, ...] = (9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
-# Batch rows per contraction: bounds the memory (the widest step is about this many rows by
-# 500 dealer states) and keeps the arrays near the processor's cache.
-_CHUNK = 4096
+# Batch rows per contraction: bounds the memory (the widest array is this many rows by some
+# 250 dealer states) and keeps the arrays near the processor's cache (measured: 1024 to 4096
+# rows take the same time).
+_CHUNK = 2048
 
 
 @dataclass(frozen=True)
@@ -553,6 +555,49 @@ def _group(keys: IntArray) -> tuple[IntArray, IntArray]:
     return order[new], group
 
 
+@dataclass(frozen=True)
+class _Plan:
+    """The player side of :func:`contract` for one batch of removals, the same for every up
+    card (a full-shoe batch removes the same multisets whatever the up card), computed once: per
+    chunk of rows and step, each new prefix's parent and its count of the step's rank, then
+    each row's last prefix and its number of cards out."""
+
+    chunks: tuple[tuple[IntArray, tuple[tuple[IntArray, IntArray], ...], IntArray, IntArray], ...]
+
+
+_PLANS: OrderedDict[bytes, _Plan] = OrderedDict()
+_PLANS_LOCK = threading.Lock()
+
+
+def _plan(removed: IntArray) -> _Plan:
+    key = hashlib.blake2b(removed.tobytes(), digest_size=16).digest() + str(removed.shape).encode()
+    with _PLANS_LOCK:
+        plan = _PLANS.get(key)
+    if plan is not None:
+        return plan
+    # Rows sharing their first ranks' counts in one chunk: they share the early steps.
+    order = np.lexsort([removed[:, r] for r in reversed(_ORDER)])
+    chunks = []
+    for start in range(0, len(removed), _CHUNK):
+        rows = order[start : start + _CHUNK]
+        part = removed[rows]
+        group = np.zeros(len(rows), dtype=np.int64)  # each row's prefix
+        steps = []
+        width = 1
+        for r in _ORDER:
+            v = part[:, r]
+            first, new_group = _group(v * width + group)
+            steps.append((group[first], v[first]))
+            group, width = new_group, len(first)
+        chunks.append((rows, tuple(steps), group, part.sum(axis=1)))
+    plan = _Plan(tuple(chunks))
+    with _PLANS_LOCK:
+        _PLANS[key] = plan
+        while len(_PLANS) > 4:
+            _PLANS.popitem(last=False)
+    return plan
+
+
 def contract(up: int, h17: bool, comps: IntArray) -> FloatArray:
     """Unconditioned outcome probabilities for a batch of compositions, as
     :func:`dealer_matrix` gives them (the same sums in another order).
@@ -562,37 +607,30 @@ def contract(up: int, h17: bool, comps: IntArray) -> FloatArray:
     size, the ranks can be summed out one at a time: after a step the player side needs only
     the distinct counts of the ranks summed so far (a few hundred shoes where the batch has
     thousands), the dealer side only the multisets' counts of the ranks left (ever fewer).
-    Each step is one gather, one product and one sum of stretches over a small array, about a
-    quarter of the work of taking every shoe against every multiset."""
+    Each step is a gather, a product and a sum into fewer dealer states: about a quarter of the
+    work of taking every shoe against every multiset."""
     comps = np.asarray(comps, dtype=np.int64).reshape(-1, 10)
     s = _steps(up, h17)
     out = np.zeros((len(comps), 7))
     if not len(comps):
         return out
     base = comps.max(axis=0)
-    # FF[r][v, m]: ff(base_r - v, m), the factor of rank r for a shoe v cards short of base.
+    # falling[r][v, m]: ff(base_r - v, m), the factor of rank r for a shoe v cards short.
     falling = [_falling(base[r] - np.arange(base[r] + 1), int(s.most[r])) for r in range(10)]
-    removed = base - comps
-    # Rows sharing their first ranks' counts in one chunk: they share the early steps.
-    order = np.lexsort([removed[:, r] for r in reversed(_ORDER)])
     total = int(base.sum())
     below = _falling(total - np.arange(total + 1), int(s.final_size.max()))
     norm = np.divide(1.0, below, out=np.zeros_like(below), where=below > 0)
-    for start in range(0, len(comps), _CHUNK):
-        rows = order[start : start + _CHUNK]
-        part = removed[rows]
+    for rows, steps, group, size in _plan(base - comps).chunks:
         x = s.weights[:, None]  # (dealer states, player prefixes)
-        group = np.zeros(len(rows), dtype=np.int64)  # each row's prefix
-        for r, merges in zip(_ORDER, s.merges, strict=True):
-            v = part[:, r]
-            first, group_new = _group(v * x.shape[1] + group)
-            parent, value = group[first], v[first]
+        for r, merges, (parent, value) in zip(_ORDER, s.merges, steps, strict=True):
             y = np.take(x, parent, axis=1)
-            x = np.zeros((merges[0], len(first)))
+            x = np.zeros((merges[0], len(parent)))
             for m, olds, news in merges[1]:
-                x[news] += y[olds] * falling[r][value, m]
-            group = group_new
-        final = x[:, group] * norm[part.sum(axis=1)][:, s.final_size].T
+                if m:
+                    x[news] += y[olds] * falling[r][value, m]
+                else:  # the first: x is still 0 there, and ff(c, 0) = 1
+                    x[news] = y[olds]
+        final = x[:, group] * norm[size][:, s.final_size].T
         out[rows[None, :], s.outcome_columns[:, None]] = np.add.reduceat(
             final, s.outcome_starts, axis=0
         )
