@@ -274,6 +274,8 @@ class DealerCache:
         self.bulk_at: dict[int, int] = {}
         self._bulk: tuple[FloatArray, FloatArray] = (np.empty((0, 6)), np.empty((0, 6)))
         self._bulk_size = 0
+        # The codes of the last batch kept, sorted, and their rows in the bulk.
+        self._recent: tuple[IntArray, IntArray] = (np.empty(0, np.int64), np.empty(0, np.int64))
         self._lock = threading.Lock()
         self._seq: OrderedDict[int, FloatArray] = OrderedDict()
         self._keep = keep
@@ -292,9 +294,24 @@ class DealerCache:
         return [c for c in codes if c not in rows and c not in bulk]
 
     def _positions(self, codes: IntArray) -> IntArray:
-        """The row in the bulk of each code, -1 where it has none."""
-        found = map(self.bulk_at.get, codes.tolist(), itertools.repeat(-1))
-        return np.fromiter(found, dtype=np.int64, count=len(codes))
+        """The row in the bulk of each code, -1 where it has none: by a binary search in the
+        last batch kept (the engine asks right after a fill, for thousands of its shoes), the
+        rest by the dict."""
+        if not self.bulk_at:
+            return np.full(len(codes), -1, dtype=np.int64)
+        known, where = self._recent
+        at = np.full(len(codes), -1, dtype=np.int64)
+        if len(known):
+            i = np.minimum(np.searchsorted(known, codes), len(known) - 1)
+            hit = known[i] == codes
+            at[hit] = where[i[hit]]
+            rest = np.flatnonzero(~hit)
+        else:
+            rest = np.arange(len(codes))
+        if len(rest):
+            found = map(self.bulk_at.get, codes[rest].tolist(), itertools.repeat(-1))
+            at[rest] = np.fromiter(found, dtype=np.int64, count=len(rest))
+        return at
 
     def rows_for(self, codes: IntArray, *, peek: bool) -> FloatArray:
         """(B, 6): the stand rows of the shoes ``codes``, with ``peek`` or not, from the bulk
@@ -332,6 +349,8 @@ class DealerCache:
             self._bulk = bulk
             self._bulk_size = end
             self.bulk_at.update(zip(codes[new].tolist(), at[new].tolist(), strict=True))
+            order = np.argsort(codes)
+            self._recent = (codes[order], at[order])
 
     def _remember(self, code: int, seq: FloatArray) -> None:
         self._seq[code] = seq
