@@ -376,19 +376,17 @@ class DealerCache:
 
     def fill(self, comps: IntArray) -> None:
         """Compute the vectors of many compositions at once ((B, 10), repeats allowed) with
-        :func:`contract`, those not known yet; their stand rows are kept in the bulk arrays
-        (:meth:`rows_for`, :meth:`stand_row`).  Nothing is done when every composition is
-        known already (another rule set on the same shoes)."""
+        :func:`contract`; their stand rows are kept in the bulk arrays (:meth:`rows_for`,
+        :meth:`stand_row`).  Nothing is done when every composition is known already (another
+        rule set on the same shoes)."""
         comps = np.asarray(comps, dtype=np.int64).reshape(-1, 10)
         all_codes = encode_rows(comps)
         first, _ = _group(all_codes)  # without repeats
         codes, comps = all_codes[first], comps[first]
-        if len(self):
-            rows, bulk = self.rows[False], self.bulk_at
-            todo = [c not in rows and c not in bulk for c in codes.tolist()]
-            codes, comps = codes[todo], comps[todo]
-        if not len(codes):
+        if len(self) and not self.unknown(codes.tolist()):
             return
+        # All of them, the known ones again: the batch of one hand shape is then the same
+        # from any shoe, and so is its plan (_plan), which costs more than the few known rows.
         vectors = contract(self.up, self.h17, comps)
         peeks = (False, True) if self.up in (1, 10) else (False,)
         rows = [stand_rows(vectors, peek=peek) for peek in peeks]
