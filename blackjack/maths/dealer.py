@@ -5,8 +5,10 @@ only on the multiset of cards it draws: the product of the falling factorials of
 drawn, over the falling factorial of the shoe size.  For each up card and soft-17 rule we
 therefore list once every multiset the dealer can end on, with the number of its orderings that
 are legal dealer sequences (the dealer stops on the last card and not before).  A multiset fixes
-the final total, so a composition's distribution is one weighted sum over that list, done with
-numpy for a batch of compositions at once (about 40 µs per composition in a batch).
+the final total, so a composition's distribution is one weighted sum over that list
+(:func:`dealer_matrix`).  The engine asks for thousands of related compositions at once (a
+shoe less every hand that can be dealt from it); :func:`contract` gives their distributions
+with the ranks summed out one at a time, about 1.5 µs per composition in such a batch.
 
 The outcome vector has seven entries: totals 17, 18, 19, 20, 21, bust, blackjack.  A dealer
 blackjack is the one-card multiset (the hole card) that completes 21 with the up card, so the
@@ -193,8 +195,6 @@ def dealer_matrix(up: int, h17: bool, comps: IntArray) -> FloatArray:
     )
     return result
 
-
-_BLOCK = 32
 
 # A composition as one integer, for dict keys and one-card steps: six bits per rank for aces to
 # nines (at most 32 each in eight decks), the ten-values (at most 128) on top; it fits an int64.
@@ -533,10 +533,12 @@ def _steps(up: int, h17: bool) -> _Steps:
         new = np.ones(len(rest), dtype=bool)
         new[1:] = (rest[1:] != rest[:-1]).any(axis=1)
         target = np.cumsum(new) - 1
-        merges.append((int(new.sum()), tuple(
-            (m, np.flatnonzero(drawn == m), target[drawn == m])
-            for m in range(int(drawn.max()) + 1) if (drawn == m).any()
-        )))
+        kept = []
+        for m in range(int(drawn.max()) + 1):
+            at = np.flatnonzero(drawn == m)
+            if len(at):
+                kept.append((m, at, target[at]))
+        merges.append((int(new.sum()), tuple(kept)))
         state = rest[new]
     final_outcome, final_size = state[:, 0], state[:, 1]
     first = np.ones(len(state), dtype=bool)

@@ -43,19 +43,40 @@ does not tell the ranks), as before.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from math import comb
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from blackjack.cards import Composition
 from blackjack.moves import Move
 from blackjack.round.legal import legal_moves_for_points as legal_moves
+from blackjack.rules import Rules
 
-if TYPE_CHECKING:
-    from blackjack.maths.engine import Engine
+
+class PairChart(Protocol):
+    """What the split asks of a chart: whether it splits the pair again."""
+
+    def move_for(self, hand: Sequence[int], up: int, legal: frozenset[Move]) -> Move: ...
+
+
+class SplitEngine(Protocol):
+    """What the split asks of the engine (:class:`blackjack.maths.engine.Engine`), named here
+    so that this module needs no import of the engine, which imports it."""
+
+    @property
+    def rules(self) -> Rules: ...
+
+    @property
+    def up(self) -> int: ...
+
+    @property
+    def chart(self) -> PairChart | None: ...
+
+    def split_hand(self, comp: Composition, pair: int, second: int) -> float: ...
 
 
 def split_value(
-    eng: Engine,
+    eng: SplitEngine,
     comp: Composition,
     pair: int,
     hands: int,
