@@ -127,7 +127,10 @@ class Engine:
         """:meth:`prepare` for every two-card hand dealt from a full shoe against this up."""
         base = remove_cards(full_composition(self.rules.decks), [self.up])
         need = [_shoes_less(base, 21)]
-        families: list[tuple[Composition, int, bool]] = []
+        # Every hand dealt from this shoe first (its hit-or-stand values fill the play() memos:
+        # the two-card hands' hits and the chart's three-card rows walk none in Python), then
+        # the split hands'.
+        families: list[tuple[Composition, int, bool]] = [(base, 0, False)]
         for p in range(1, 11):
             if base[p - 1] >= 2:
                 comp = remove_cards(base, [p, p])
@@ -135,11 +138,11 @@ class Engine:
                 need += [_shoes_less(b, 21 - p) for b in bases]
                 if p != 1 or self.rules.hit_split_aces:
                     families += [(b, p, p == 1) for b in bases]
-        # The split hands' values in numpy (blackjack.splits asks for the hands of up to
+        # The hands' values in numpy (blackjack.splits asks for the hands of up to
         # 2 * max_hands - 2 shoes; one Python call each was most of the time).
         self.dealer.fill(np.concatenate(need))
-        if families and self.chart is None and sum(base) >= _SOLVE_MIN_CARDS:
-            self._solve(families, memos=0)
+        if self.chart is None and sum(base) >= _SOLVE_MIN_CARDS:
+            self._solve(families, memos=1)
         self.full_shoe_ready = True
 
     def _split_shoes(self, comp: Composition, pair: int, splits: int) -> list[IntArray]:

@@ -53,15 +53,15 @@ from blackjack.round.legal import legal_moves_for_points as legal_moves
 from blackjack.rules import Rules
 
 
-class ChartMoves(Protocol):
-    """What a split asks of a strategy chart played instead of the best move."""
+class PairChart(Protocol):
+    """What the split asks of a chart: whether it splits the pair again."""
 
     def move_for(self, hand: Sequence[int], up: int, legal: frozenset[Move]) -> Move: ...
 
 
 class SplitEngine(Protocol):
-    """What a split asks of the engine (:class:`blackjack.maths.engine.Engine` is one): named
-    here, so that this module does not import the engine that imports it."""
+    """What the split asks of the engine (:class:`blackjack.maths.engine.Engine`), named here
+    so that this module needs no import of the engine, which imports it."""
 
     @property
     def rules(self) -> Rules: ...
@@ -70,7 +70,7 @@ class SplitEngine(Protocol):
     def up(self) -> int: ...
 
     @property
-    def chart(self) -> ChartMoves | None: ...
+    def chart(self) -> PairChart | None: ...
 
     def split_hand(self, comp: Composition, pair: int, second: int) -> float: ...
 

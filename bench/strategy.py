@@ -1,0 +1,138 @@
+"""The whole strategy of a rule set, timed as the C++ analyzer's job: ``python bench/strategy.py``.
+
+The job: ``python -m blackjack analyze --all --no-store`` (every two-card hand against every up
+card, every option's EV, splits with resplit decisions, and the chart) for six decks S17 DAS (the
+``thoth`` preset) and one deck H17.  Cold: a fresh process each run, its CPU time (user + system,
+from ``getrusage`` of the children), wall time and peak memory, the median of ``--runs``.
+Warm: the same in this process after ``clear_caches()`` (imports and drawing tables done).
+
+``--base DIR`` times a checkout of older code (its ``blackjack`` package) and ``--cpp PROGRAM``
+Eric Farmer's analyzer built from its public source in a scratch folder (``PROGRAM DECKS H17``:
+see the README's "Measured"), alternated run by run with ours (A B A B): the machine is shared,
+so compare CPU times, not wall times.  Then the per-composition cost (one hand against one up
+card from a shoe with cards removed, warm) for 1, 10 and 100 compositions, and the CLI start-up.
+Run by hand, not by the tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+ROOT = Path(__file__).resolve().parent.parent
+JOBS = {"6D S17 DAS": (["--rules", "thoth"], ["6", "0"]),
+        "1D H17 DAS": (["--rules", "thoth", "--decks", "1", "--h17"], ["1", "1"])}  # fmt: skip
+HANDS = [([10, 6], 10), ([5, 6], 6), ([1, 7], 9), ([8, 8], 10), ([2, 2], 2)]
+
+
+def timed(cmd: list[str], cwd: Path) -> tuple[float, float, float]:
+    """CPU s, wall s, peak MB of one child process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, check=True)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return cpu, wall, after.ru_maxrss / 1024  # maxrss: the largest child so far
+
+
+def line(name: str, runs: list[tuple[float, float, float]]) -> str:
+    cpu = statistics.median(r[0] for r in runs)
+    wall = statistics.median(r[1] for r in runs)
+    lo, hi = min(r[0] for r in runs), max(r[0] for r in runs)
+    return f"  {name:<8} CPU {cpu:5.2f} s ({lo:.2f}-{hi:.2f})  wall {wall:5.2f} s"
+
+
+def cold(args: argparse.Namespace) -> None:
+    for job, (flags, cpp_args) in JOBS.items():
+        ours = [sys.executable, "-m", "blackjack", "analyze", *flags, "--all", "--no-store"]
+        results: dict[str, list[tuple[float, float, float]]] = {"ours": []}
+        if args.base:
+            results["base"] = []
+        if args.cpp:
+            results["C++"] = []
+        peak = 0.0
+        for _ in range(args.runs):
+            run = timed(ours, ROOT)
+            results["ours"].append(run)
+            peak = max(peak, run[2])
+            if args.base:
+                results["base"].append(timed(ours, Path(args.base)))
+            if args.cpp:
+                results["C++"].append(timed([args.cpp, *cpp_args], ROOT))
+        print(f"{job}, cold, {args.runs} runs alternated (median, range):")
+        for name, runs in results.items():
+            print(line(name, runs))
+        if args.cpp:
+            ratio = statistics.median(r[0] for r in results["ours"]) / statistics.median(
+                r[0] for r in results["C++"]
+            )
+            print(f"  ours / C++ CPU: {ratio:.2f}")
+        print(f"  peak memory of a process (largest child so far): {peak:.0f} MB")
+
+
+def warm() -> None:
+    import blackjack as bj
+    from blackjack.cli import all_situations
+
+    for job in JOBS:
+        rules = bj.Rules(decks=1, dealer_hits_soft_17=True) if "1D" in job else bj.Rules()
+        bj.clear_caches()
+        all_situations(rules, None)  # the drawing tables and the code paths
+        bj.clear_caches()
+        t, c = time.perf_counter(), time.process_time()
+        all_situations(rules, None)
+        print(f"{job}, warm (imports and drawing tables done, no EV kept): CPU "
+              f"{time.process_time() - c:.2f} s, wall {time.perf_counter() - t:.2f} s")  # fmt: skip
+
+
+def per_composition() -> None:
+    from blackjack import Rules, analyze
+
+    rules, rng = Rules(), random.Random(7)
+    analyze(rules, [10, 6], 10, removed=[2])
+    print("one hand, one up card, a shoe with 1-12 random cards out (warm), CPU per shoe:")
+    for hand, up in HANDS:
+        analyze(rules, hand, up, removed=[3])
+        cells = []
+        for n in (1, 10, 100):
+            shoes = [[rng.randint(1, 10) for _ in range(rng.randint(1, 12))] for _ in range(n)]
+            c = time.process_time()
+            for removed in shoes:
+                analyze(rules, hand, up, removed=removed)
+            cells.append(f"{n:>3}: {(time.process_time() - c) / n * 1e3:5.1f} ms")
+        print(f"  {','.join(map(str, hand)):>4} v {up:<2}  " + "   ".join(cells))
+
+
+def startup() -> None:
+    runs = [timed([sys.executable, "-m", "blackjack", "--help"], ROOT) for _ in range(5)]
+    print(f"CLI start-up (--help), 5 runs: wall {statistics.median(r[1] for r in runs):.2f} s, "
+          f"CPU {statistics.median(r[0] for r in runs):.2f} s")  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--base", help="a checkout of the code to compare with")
+    parser.add_argument("--cpp", help="the C++ analyzer's program (DECKS H17)")
+    args = parser.parse_args()
+    print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    cold(args)
+    warm()
+    per_composition()
+    startup()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak memory of this process (warm runs): {peak:.0f} MB")
+
+
+if __name__ == "__main__":
+    main()
