@@ -34,7 +34,8 @@ from core.languages import is_supported
 from core.selectors import path_in_language
 
 SIGNED_UP_ELSEWHERE = gettext_lazy(
-    "This browser has just signed up to another account. Log out first to make a new one."
+    "You have just signed up for another account in this browser. "
+    "Log out first to create a new one."
 )
 
 

@@ -42,7 +42,7 @@ class CalculatorForm(forms.Form):
     double_soft = forms.BooleanField(label=_("Double soft hands"), required=False)
     das = forms.BooleanField(label=_("Double after a split"), required=False)
     max_hands = TypedChoiceField(
-        label=_("Hands after splitting, at most"),
+        label=_("Maximum hands after splitting"),
         coerce=int,
         choices=[(n, str(n)) for n in (2, 3, 4)],
     )

@@ -134,7 +134,7 @@ def _rules_line(rules: Rules, _language: str | None) -> str:
         surrender = _("late surrender, not against an ace")
     parts = [
         ngettext("%(n)d deck", "%(n)d decks", rules.decks) % {"n": rules.decks},
-        _("dealer hits soft 17") if rules.dealer_hits_soft_17 else _("dealer stands on all 17"),
+        _("dealer hits soft 17") if rules.dealer_hits_soft_17 else _("dealer stands on all 17s"),
         f"{rules.blackjack_pays.numerator}:{rules.blackjack_pays.denominator}",
         _("double after split") if rules.double_after_split else _("no double after split"),
         surrender,

@@ -14,7 +14,7 @@ from blackjack import DEFAULT_PRESET, PRESETS, DoubleOn, PairsBy, Peek, Rules, S
 from blackjack.counting import DEFAULT_SYSTEM, SYSTEMS, CountSystem
 from core.forms import ChoiceField
 
-AS_PRESET = ("", _("as in the preset"))
+AS_PRESET = ("", _("as in the rule set"))
 YES_NO = [AS_PRESET, ("1", _("yes")), ("0", _("no"))]
 
 FOCUS_CHOICES = [
@@ -100,7 +100,7 @@ class RulesForm(forms.Form):
     double_soft = ChoiceField(label=_("Double soft hands"), required=False, choices=YES_NO)
     das = ChoiceField(label=_("Double after a split"), required=False, choices=YES_NO)
     max_hands = ChoiceField(
-        label=_("Hands after splitting, at most"),
+        label=_("Maximum hands after splitting"),
         required=False,
         choices=[AS_PRESET, ("2", "2"), ("3", "3"), ("4", "4")],
     )

@@ -104,7 +104,7 @@ def _check_moves(form: Element, seq: str) -> None:
             gettext("Wait: the cost of %(move)s is %(cost)s.").split("%")[0]
         )
         assert warning.one("p", id="coach-evs-title").text == gettext(
-            "Expected value of each option, per bet"
+            "Expected value of each option, as a percentage of the bet"
         )
         assert warning.one("table", cls="coach-evs").attrs["aria-labelledby"] == "coach-evs-title"
         assert warning.one("input", name="confirm").attrs["value"] == "1"
