@@ -10,6 +10,12 @@ from django.utils.translation import gettext, ngettext
 
 def _catalogue() -> list[str]:  # pragma: no cover - read by makemessages only
     return [
+        # The label suffix of every form (Django's ``_(":")``): Armenian sets a label off with
+        # «՝», not the Latin colon, which reads like its full stop «։».
+        gettext(":"),
+        # The user model's field name, shown as the sign-up and log-in label: our own word
+        # per language (hy «օգտանուն», as the class export's "Username"), not Django's.
+        gettext("username"),
         gettext("The two password fields didn’t match."),
         gettext("Enter the same password as before, for verification."),
         gettext("Your password can’t be too similar to your other personal information."),
