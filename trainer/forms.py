@@ -116,7 +116,8 @@ class RulesForm(forms.Form):
     resplit_aces = ChoiceField(label=_("Resplit aces"), required=False, choices=YES_NO)
     hit_split_aces = ChoiceField(label=_("Hit split aces"), required=False, choices=YES_NO)
     surrender = ChoiceField(
-        label=_("Surrender"),
+        # The rule's name, a noun ("Surrender: none / late"); the move's button is a verb.
+        label=pgettext_lazy("rule option", "Surrender"),
         required=False,
         choices=[
             AS_PRESET,
