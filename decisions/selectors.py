@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from random import Random
 from typing import Any
 
 from django.db import connection
-from django.db.models import Count, Max, Q, Sum
+from django.db.models import Count, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
@@ -168,12 +168,37 @@ def stats_for(*, user: User, mistakes: int = 10) -> Stats:
     return Stats(overall, by_category, accuracy_plot, lost_plot, days, heat, worst)
 
 
-def stats_stamp(*, user: User) -> tuple[int, int]:
-    """What the statistics depend on, cheaply: how many decisions the learner has and the
-    latest one's id.  Decisions are only ever added (or all deleted with the account), so an
-    unchanged stamp means unchanged statistics: the page keeps what it drew for a stamp."""
-    agg = Decision.objects.filter(user=user).aggregate(n=Count("id"), last=Max("id"))
-    return int(agg["n"]), int(agg["last"] or 0)
+# How far back from the latest decision the stamp counts.  A decision's time is taken before
+# its transaction commits, so one committed late may be older than the latest one seen; no
+# request's transaction lasts anywhere near this long (gunicorn stops a worker after 30 s).
+STAMP_WINDOW = timedelta(minutes=10)
+
+
+def stats_stamp(*, user: User) -> tuple[int, int, datetime | None]:
+    """What the statistics depend on, cheaply: how many decisions the learner made in the
+    ``STAMP_WINDOW`` before the latest one, the latest one's id and its time (``(0, 0, None)``
+    without any).  Decisions are only ever added (or all deleted with the account), so every
+    new one either becomes the latest or falls inside the window and adds to its count: an
+    unchanged stamp means unchanged statistics, and the page keeps what it drew for a stamp.
+
+    One statement, two short ranges of the index on (user, time): counting the learner's whole
+    history instead read every row of it (50,000 decisions: 40-140 ms of PostgreSQL's time).
+    """
+    recent = (
+        Decision.objects.filter(
+            user=OuterRef("user"), created_at__gte=OuterRef("created_at") - STAMP_WINDOW
+        )
+        .values("user")
+        .annotate(n=Count("*"))
+        .values("n")
+    )
+    latest = (
+        Decision.objects.filter(user=user)
+        .order_by("-created_at", "-id")
+        .values_list(Subquery(recent), "id", "created_at")
+        .first()
+    )
+    return (0, 0, None) if latest is None else (int(latest[0]), int(latest[1]), latest[2])
 
 
 def _nice(value: float) -> float:

@@ -178,10 +178,11 @@ def answer(request: HtmxHttpRequest) -> HttpResponse:
 @require_GET
 def stats(request: HtmxHttpRequest) -> HttpResponse:
     """The learner's statistics.  Drawn once per state of the learner's record (its stamp: the
-    count and the latest id) and language, and kept whole (core.kept): reading them again until the
-    next decision costs one indexed count, not the aggregates and the heat map's markup."""
+    latest decision and the count of those shortly before it) and language, and kept whole
+    (core.kept): reading them again until the next decision costs two short index ranges, not
+    the aggregates and the heat map's markup."""
     user = _user(request)
-    stamp = decision_selectors.stats_stamp(user=user) if user is not None else (0, 0)
+    stamp = decision_selectors.stats_stamp(user=user) if user is not None else (0, 0, None)
     if user is None or not stamp[0]:
         return render(request, "trainer/stats.html", {"stats_key": None, "ups": UPS})
     data = SimpleLazyObject(lambda: decision_selectors.stats_for(user=user))
