@@ -37,7 +37,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from core.display import MOVE_LABELS
-from decisions.models import OFFER_CATEGORIES, Decision
+from decisions.models import CELLESS_CATEGORIES, Decision
 from trainer.context import DrillNotice, drill_context_set, drill_notice_register
 from trainer.dealing import dealable_cell
 from trainer.forms import CELLS_FOCUS, FOCUS_CHOICES, PRESET_LABELS, RulesForm
@@ -341,7 +341,7 @@ def heat(*, members: Members, since: datetime | None, until: datetime | None) ->
     """Accuracy per chart cell (insurance and even-money decisions have no cell)."""
     rows = (
         _base(members, since, until)
-        .exclude(category__in=OFFER_CATEGORIES)
+        .exclude(category__in=CELLESS_CATEGORIES)
         .values("chart_kind", "chart_row", "dealer_points")
         .annotate(**_score_aggregates())
     )
@@ -355,7 +355,7 @@ def costliest_mistakes(
     rows = (
         _base(members, since, until)
         .filter(correct=False)
-        .exclude(category__in=OFFER_CATEGORIES)
+        .exclude(category__in=CELLESS_CATEGORIES)
         .values("chart_kind", "chart_row", "dealer_points", "choice", "best")
         .annotate(n=Count("id"), students=Count("user_id", distinct=True), lost=Sum("ev_lost"))
         .order_by("-lost", "-n", "chart_kind", "chart_row", "dealer_points", "choice")[:limit]
@@ -382,7 +382,7 @@ def costliest_cells(
     rows = (
         _base(members, since, until)
         .filter(correct=False)
-        .exclude(category__in=OFFER_CATEGORIES)
+        .exclude(category__in=CELLESS_CATEGORIES)
         .values("chart_kind", "chart_row", "dealer_points")
         .annotate(lost=Sum("ev_lost"))
         .order_by("-lost", "chart_kind", "chart_row", "dealer_points")[:limit]
@@ -431,7 +431,7 @@ def cell_answers(
     """The latest answers in one chart cell."""
     kind, row, up = cell
     qs = _base(members, since, until).filter(chart_kind=kind, chart_row=row, dealer_points=up)
-    qs = qs.exclude(category__in=OFFER_CATEGORIES).order_by("-created_at", "-id")
+    qs = qs.exclude(category__in=CELLESS_CATEGORIES).order_by("-created_at", "-id")
     return list(_answers(qs[:limit]))
 
 

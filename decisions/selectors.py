@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from blackjack import KINDS, UPS
-from decisions.models import OFFER_CATEGORIES, Decision, WeakSpot
+from decisions.models import CELLESS_CATEGORIES, Decision, WeakSpot
 
 
 @dataclass(frozen=True)
@@ -153,7 +153,7 @@ def stats_for(*, user: User, mistakes: int = 10) -> Stats:
         lost_plot = line_plot([(d, s.lost_per_100 or 0.0) for d, s in days], y_max=_nice(top))
     cells = {
         (r["chart_kind"], r["chart_row"], r["dealer_points"]): Score(r["n"], r["ok"], 0.0)
-        for r in qs.exclude(category__in=OFFER_CATEGORIES)
+        for r in qs.exclude(category__in=CELLESS_CATEGORIES)
         .values("chart_kind", "chart_row", "dealer_points")
         .annotate(n=Count("id"), ok=Count("id", filter=Q(correct=True)))
     }
@@ -259,6 +259,12 @@ DECISION_EXPORT_FIELDS = (
     "ev_lost",
     "correct",
     "time_taken_ms",
+    "count_system",
+    "running_count",
+    "true_count",
+    "cards_left",
+    "answer",
+    "right_answer",
 )
 
 
