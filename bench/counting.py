@@ -62,6 +62,7 @@ class Learner(threading.Thread):
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
         self.times: dict[str, list[tuple[float, float]]] = {"deal": [], "answer": [], "bare": []}
         self.errors = 0
+        self.last_error = ""
         self.stop_at = 0.0
         self.step: Callable[[Learner], None] = drill_step
 
@@ -73,13 +74,15 @@ class Learner(threading.Thread):
             self.connection.request(method, path, urlencode(body or {}), headers)
             response = self.connection.getresponse()
             data = response.read()
-        except (OSError, http.client.HTTPException):
+        except (OSError, http.client.HTTPException) as exc:
             self.errors += 1
+            self.last_error = f"{path}: {exc!r}"
             self.connection.close()
             return b""
         took = 1000 * (time.perf_counter() - started)
         if response.status >= 400:
             self.errors += 1
+            self.last_error = f"{path}: {response.status}"
         self.times[kind].append((time.monotonic(), took))
         return data
 
@@ -175,10 +178,12 @@ def main() -> int:
         print(f"| {name:<22} | {len(values):>6} | {len(values) / args.seconds:>6.1f} | "
               f"{percentile(values, 50):>7.1f} | {percentile(values, 99):>7.1f} |")  # fmt: skip
     errors = sum(u.errors for u in app) + sum(u.errors for u in bare)
+    sample = next((u.last_error for u in [*app, *bare] if u.last_error), "")
     p99 = percentile(answers, 99)
-    print(f"errors: {errors}; answer p99 {p99:.1f} ms: {'met' if p99 <= 50 else 'NOT met'} "
-          "(target 50 ms)")  # fmt: skip
-    return 0 if answers else 1
+    example = f" (e.g. {sample})" if sample else ""
+    verdict = "met" if p99 <= 50 else "NOT met"
+    print(f"errors: {errors}{example}; answer p99 {p99:.1f} ms: {verdict} (target 50 ms)")
+    return 0 if answers and not errors else 1
 
 
 if __name__ == "__main__":

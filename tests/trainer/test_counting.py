@@ -314,3 +314,28 @@ def test_index_drill_answer_shows_the_evs_at_the_count(signed_in):
     assert "the index play for 16 against" in body
     assert "The EVs are those at this true count" in body and "chart-check" not in body
     assert Decision.objects.get().true_count == s.true_count
+
+
+def test_the_data_download_has_the_counting_questions(signed_in, user):
+    from trainer.selectors import count_questions_export
+
+    answered = _running(user)
+    services.count_answer(user=user, question_id=answered.pk, text="0")
+    open_one = _running(user, seed=9)
+    rows = list(count_questions_export(user=user))
+    assert [r["id"] for r in rows] == [answered.pk, open_one.pk]
+    assert rows[0]["right_answer"] == answered.right_answer and rows[0]["decision"] is not None
+    assert "right_answer" not in rows[1] and "running_count" not in rows[1]
+
+
+def test_the_stats_page_shows_counting_accuracy_and_time(signed_in, user):
+    q = _running(user)
+    services.count_answer(user=user, question_id=q.pk, text=str(q.right_answer))
+    Decision.objects.update(time_taken_ms=2500)
+    q2 = _running(user, seed=4)
+    services.count_answer(user=user, question_id=q2.pk, text=str(q2.right_answer + 1))
+    Decision.objects.filter(answer=q2.right_answer + 1).update(time_taken_ms=1500)
+    html = signed_in.get("/en/trainer/stats/").content.decode()
+    assert '<tr data-counting="running"><th scope="row">Running count</th>' in html
+    assert ">50.0%<" in html and ">2.0 s<" in html
+    assert "No mistakes so far." in html  # a counting miss is not a move's mistake
