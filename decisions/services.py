@@ -207,6 +207,10 @@ def weak_spot_update(
     """
     if decision.category in CELLESS_CATEGORIES:
         return
+    if decision.true_count is not None and decision.source == Decision.Source.DRILL:
+        # An index drill's answer is judged at a count, not on the chart: a weak spot's review
+        # deals the cell from a full shoe, where the basic move is right (issue 31).
+        return
     key: list[int | str] = [
         decision.user_id,
         decision.chart_kind,

@@ -173,14 +173,16 @@ def test_index_situation_stores_the_evs_at_the_count(user):
     ev, _bust = services.index_evs(rules=THOTH, system=HI_LO, cards_left=208, t=s.true_count,
                                    hand=(10, 6), up=10)  # fmt: skip
     assert s.ev == {m.value: v for m, v in ev.items()}
-    services.situation_answer(user=user, situation_id=s.pk, move="stand")
+    services.situation_answer(user=user, situation_id=s.pk, move="double")  # never best on 16
     d = Decision.objects.get()
-    assert (d.category, d.count_system, d.true_count, d.chart_move) == (
+    assert (d.category, d.count_system, d.true_count, d.chart_move, d.correct) == (
         "hard",
         "hilo",
         s.true_count,
         "hit",
+        False,
     )
+    assert WeakSpot.objects.count() == 0  # a miss at a count is not a chart cell's weak spot
 
 
 def test_no_index_table_deals_nothing(user):
