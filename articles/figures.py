@@ -498,6 +498,10 @@ def count_figures(doc: dict[str, Any], indices: IndexTable) -> dict[str, Any]:
         "count.ramp.per_round_sigma": counter.per_round_sigma,
         "count.ramp.per_100": 100 * counter.per_round,
         "count.ramp.sd_round": counter.sd_round,
+        # Rounds until the expected win equals one standard deviation of the result ("N0").
+        "count.ramp.n0": round((counter.sd_round / counter.per_round) ** 2)
+        if counter.per_round > 0
+        else 0,
         "count.ramp.average_bet": counter.average_bet,
         "count.gain": counter.of_bet - flat.of_bet,
         "count.ramp.low": ramp["low"],
