@@ -18,8 +18,8 @@ from blackjack import (
     insurance_return,
     remove_cards,
 )
-from game.stakes import HOUSE_TABLES, stakes_for_preset
 from blackjack.counting import Tally
+from game.stakes import HOUSE_TABLES, stakes_for_preset
 from tests.articles.conftest import _DOC, COUNT_ROUNDS, count_doc, count_table, house_doc
 
 UP = {"A": 1, **{str(p): p for p in range(2, 11)}}
@@ -111,8 +111,9 @@ def count_oracle(name: str):
     flat, counter = Tally.from_dict(doc["flat"]), Tally.from_dict(doc["counter"])
     if name.startswith("index."):
         key, _, what = name.removeprefix("index.").partition(".")
-        kind, row, up = {"16v10": ("hard", 16, 10), "15v10": ("hard", 15, 10),
-                         "12v3": ("hard", 12, 3), "insurance": ("insurance", 0, 1)}[key]  # fmt: skip
+        cells = {"16v10": ("hard", 16, 10), "15v10": ("hard", 15, 10),
+                 "12v3": ("hard", 12, 3), "insurance": ("insurance", 0, 1)}  # fmt: skip
+        kind, row, up = cells[key]
         (play,) = count_table().find(kind, row, up)
         return play.gain if what == "gain" else play.index
     return {

@@ -142,7 +142,9 @@ def test_study_document():
     doc = study(THOTH, chart, _table(), rounds=500, seed=9)
     again = study(THOTH, chart, _table(), rounds=500, seed=9)
     assert {**doc, "seconds": 0, "rounds_per_second": 0} == {
-        **again, "seconds": 0, "rounds_per_second": 0
+        **again,
+        "seconds": 0,
+        "rounds_per_second": 0,
     }
     assert doc["flat"]["rounds"] == doc["counter"]["rounds"] == 500
     assert json.loads(json.dumps(doc)) == doc
