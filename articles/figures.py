@@ -499,7 +499,8 @@ def count_figures(doc: dict[str, Any], indices: IndexTable) -> dict[str, Any]:
         "count.ramp.per_100": 100 * counter.per_round,
         "count.ramp.sd_round": counter.sd_round,
         # Rounds until the expected win equals one standard deviation of the result ("N0").
-        "count.ramp.n0": round((counter.sd_round / counter.per_round) ** 2)
+        # Rounded to thousands: a rough figure, and one every language's plural reads alike.
+        "count.ramp.n0": round((counter.sd_round / counter.per_round) ** 2, -3)
         if counter.per_round > 0
         else 0,
         "count.ramp.average_bet": counter.average_bet,
