@@ -14,3 +14,6 @@ class ArticlesConfig(AppConfig):
 
         services.KIND_WORK[ChartJob.Kind.EDGE] = figures.edge_compute
         services.KIND_STORED[ChartJob.Kind.EDGE] = figures.edge_stored
+        # The counting article's simulation (kind "count"), alike.
+        services.KIND_WORK[ChartJob.Kind.COUNT] = figures.count_compute
+        services.KIND_STORED[ChartJob.Kind.COUNT] = figures.count_stored

@@ -56,6 +56,7 @@ SLUGS: tuple[str, ...] = (
     "soft-and-hard-hands",
     "insurance",
     "house-edge",
+    "counting",
     "rule-sets",
     "trainer-guide",
     "table-guide",

@@ -48,11 +48,20 @@ from blackjack import (
     table_key,
 )
 from blackjack import points_total as hand_total
+from blackjack.counting import HI_LO, IndexTable, Ramp, Tally, study
+from computed import indices as computed_indices
 from computed import selectors as computed_selectors
 from computed import services as computed_services
 from computed.models import ChartJob
 from computed.store import DatabaseTableStore
-from computed.tables import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, build_chart, chart_key
+from computed.tables import (
+    HARD_ROWS,
+    PAIR_ROWS,
+    SOFT_ROWS,
+    build_chart,
+    chart_key,
+    compute_tables,
+)
 from game.stakes import HOUSE_TABLES, stakes_for_preset
 from trainer.forms import PRESET_LABELS
 
@@ -228,6 +237,7 @@ def figures_get(rules: Rules = HOUSE) -> dict[str, Any] | None:
 def figures_forget() -> None:
     with _LOCK:
         _FIGURES.clear()
+        _COUNTS.clear()
         _EDGES.clear()
         _CHART_DOCS.clear()
 
@@ -440,3 +450,135 @@ def static_figures() -> dict[str, Any]:
         out[f"table.{t.slug}.max"] = t.max_bet
         out[f"table.{t.slug}.chips"] = list(t.chips)
     return out
+
+
+# --- what counting is worth: the simulation's figures ----------------------------------------
+
+# The counting article's figures are a stored document of their own, computed by the task
+# worker (job kind "count", registered by ArticlesConfig.ready): about five minutes of CPU,
+# too long for the bootstrap to wait for.  Names under these heads may be missing until then:
+# a page shows "…" for them, as for every figure before the figure set is stored.
+LATE_HEADS: tuple[str, ...] = ("count", "index")
+COUNT_VERSION = 1
+# Rounds per player: the flat player's σ is then about 1.16 / √rounds units, 0.05 % of the
+# bet (the brief's aim); the worker plays about 45,000 rounds a second on one core.
+COUNT_ROUNDS = 5_400_000
+COUNT_SEED = 20261204
+COUNT_RAMP = Ramp()
+# The index plays the article quotes: (name, kind, row, up).
+COUNT_INDICES: tuple[tuple[str, str, int, int], ...] = (
+    ("16v10", "hard", 16, 10),
+    ("15v10", "hard", 15, 10),
+    ("12v3", "hard", 12, 3),
+    ("insurance", "insurance", 0, 1),
+)
+
+
+def count_key(rules: Rules) -> str:
+    return table_key("articles-count", rules).replace("-v1-", f"-v{COUNT_VERSION}-")
+
+
+def count_figures(doc: dict[str, Any], indices: IndexTable) -> dict[str, Any]:
+    """The named figures of a simulation document (:func:`blackjack.counting.study`) and the
+    index table it played.  Returns as fractions (0.0041 is 0.41 %), the player's: negative
+    is the house's edge."""
+    rules = Rules.from_dict(doc["rules"])
+    flat, counter = Tally.from_dict(doc["flat"]), Tally.from_dict(doc["counter"])
+    ramp = doc["ramp"]
+    f: dict[str, Any] = {
+        "count.rounds": doc["rounds"],
+        "count.seed": doc["seed"],
+        "count.shoes": counter.shoes,
+        "count.flat.return": flat.of_bet,
+        "count.flat.edge": -flat.of_bet,
+        "count.flat.sigma": flat.of_bet_sigma,
+        "count.ramp.return": counter.of_bet,
+        "count.ramp.sigma": counter.of_bet_sigma,
+        "count.ramp.per_round": counter.per_round,
+        "count.ramp.per_round_sigma": counter.per_round_sigma,
+        "count.ramp.per_100": 100 * counter.per_round,
+        "count.ramp.sd_round": counter.sd_round,
+        # Rounds until the expected win equals one standard deviation of the result ("N0").
+        # Rounded to thousands: a rough figure, and one every language's plural reads alike.
+        "count.ramp.n0": round((counter.sd_round / counter.per_round) ** 2, -3)
+        if counter.per_round > 0
+        else 0,
+        "count.ramp.average_bet": counter.average_bet,
+        "count.gain": counter.of_bet - flat.of_bet,
+        "count.ramp.low": ramp["low"],
+        "count.ramp.high": ramp["high"],
+        "count.ramp.start": ramp["start"],
+        "count.ramp.step": ramp["step"],
+        "count.ramp.first": ramp["start"] + 1,
+        "count.ramp.top": ramp["start"] + math.ceil(ramp["high"] / ramp["step"]),
+        "count.penetration": 1 - rules.reshuffle_point / (rules.decks * 52),
+        "count.rounds_per_second": doc["rounds_per_second"],
+    }
+    for name, kind, row, up in COUNT_INDICES:
+        plays = indices.find(kind, row, up)
+        if plays:
+            f[f"index.{name}"] = plays[0].index
+            f[f"index.{name}.gain"] = plays[0].gain
+    return f
+
+
+def count_compute(rules: Rules, progress: Callable[[int, int], None]) -> None:
+    """The worker's work on a job of kind "count": the rule set's tables and Hi-Lo index table
+    unless stored (each stored as the other jobs store them), then the simulation, stored
+    with its figures.  Progress: the indices to 30 %, the rounds the rest."""
+    store = DatabaseTableStore()
+    if not computed_services.tables_stored(rules):
+        computed_services.tables_store(rules=rules, data=compute_tables(rules, None, store=store))
+    chart = Chart.from_dict(load_json(store, chart_key(rules)))
+    table = computed_indices.indices_get(rules, HI_LO)
+    if table is None:
+        table = computed_indices.indices_build(
+            rules, HI_LO, chart, lambda done, total: progress(3 * done, 10 * total)
+        )
+        save_json(store, computed_indices.indices_key(rules, HI_LO), table.to_dict())
+    doc = study(
+        rules, chart, table, rounds=COUNT_ROUNDS, seed=COUNT_SEED, ramp=COUNT_RAMP,
+        progress=lambda done, total: progress(3 * total + 7 * done, 10 * total),
+    )  # fmt: skip
+    count_store(rules=rules, doc={**doc, "figures": count_figures(doc, table)})
+
+
+def count_store(*, rules: Rules, doc: dict[str, Any]) -> None:
+    save_json(DatabaseTableStore(), count_key(rules), doc)
+    with _LOCK:
+        _COUNTS.pop(count_key(rules), None)
+
+
+_COUNTS: dict[str, dict[str, Any]] = {}
+
+
+def count_get(rules: Rules = HOUSE) -> dict[str, Any] | None:
+    """The stored counting figures of ``rules`` (kept once found), or ``None``: asked again
+    on the next read, since the worker stores them in its own time."""
+    key = count_key(rules)
+    with _LOCK:
+        found = _COUNTS.get(key)
+    if found is not None:
+        return found
+    doc = load_json(DatabaseTableStore(), key)
+    if doc is None or doc.get("version") != COUNT_VERSION:
+        return None
+    figures: dict[str, Any] = doc["figures"]
+    with _LOCK:
+        _COUNTS[key] = figures
+    return figures
+
+
+def count_stored(rules: Rules) -> bool:
+    return load_json(DatabaseTableStore(), count_key(rules)) is not None
+
+
+def count_request(rules: Rules = HOUSE) -> bool:
+    """Ask a worker for the counting figures of ``rules`` unless stored or asked for (the
+    bootstrap). True if a job was asked for or joined."""
+    if count_stored(rules):
+        return False
+    computed_services.jobs_request(
+        rule_sets=[rules], kind=ChartJob.Kind.COUNT, user_key=None, address=None
+    )
+    return True

@@ -50,6 +50,12 @@ def decimal(value: float, places: int = 2) -> str:
     return _number(value, places)
 
 
+def signed_integer(value: float) -> str:
+    """A true count as a player writes it: +3, 0, −1."""
+    text = integer(value)
+    return f"+{text}" if int(value) > 0 else text
+
+
 FORMATS: dict[str, Callable[[float], str]] = {
     "pct0": lambda v: percent(v, 0),
     "pct1": lambda v: percent(v, 1),
@@ -59,6 +65,8 @@ FORMATS: dict[str, Callable[[float], str]] = {
     "signed2": lambda v: signed_percent(v, 2),
     "int": integer,
     "num2": lambda v: decimal(v, 2),
+    "num3": lambda v: decimal(v, 3),
+    "count": signed_integer,
 }
 
 
@@ -73,4 +81,22 @@ def default_format(name: str) -> str:
         return "pct1"
     if name == "ins.habit_per_100":
         return "num2"
+    if head == "count":
+        return _count_format(name)
+    if head == "index":
+        return "signed2" if name.endswith(".gain") else "count"
+    return "int"
+
+
+def _count_format(name: str) -> str:
+    if name in ("count.flat.return", "count.ramp.return", "count.gain"):
+        return "signed2"
+    if name in ("count.flat.edge", "count.flat.sigma", "count.ramp.sigma"):
+        return "pct2"
+    if name == "count.penetration":
+        return "pct0"
+    if name in ("count.ramp.start", "count.ramp.first", "count.ramp.top"):
+        return "count"
+    if name.startswith(("count.ramp.per_", "count.ramp.sd", "count.ramp.average")):
+        return "num3" if "per_round" in name else "num2"
     return "int"

@@ -35,7 +35,8 @@ def figure_text(values: dict[str, Any] | None, name: str, fmt: str | None) -> st
         return MISSING
     value = values.get(name)
     if value is None:
-        logger.error("unknown figure %r", name)
+        if name.split(".")[0] not in figures.LATE_HEADS:  # those may be not stored yet
+            logger.error("unknown figure %r", name)
         return MISSING
     if isinstance(value, str | Promise):  # a name, in the active language
         return str(value)
@@ -44,16 +45,24 @@ def figure_text(values: dict[str, Any] | None, name: str, fmt: str | None) -> st
     return numbers.FORMATS[fmt or numbers.default_format(name)](value)
 
 
-def all_figures() -> dict[str, Any] | None:
+def all_figures(*, late: bool = False) -> dict[str, Any] | None:
+    """Every stored figure; with ``late``, the counting simulation's too when stored (read
+    only for the pages that print them)."""
     stored = figures.figures_get()
     if stored is None:
         return None
+    counting = figures.count_get() if late else None
     return {
         **stored,
         **figures.worked_round_figures(),
         **figures.static_figures(),
         **figures.preset_names(),
+        **(counting or {}),
     }
+
+
+def uses_late(src: content.Source) -> bool:
+    return any(name.split(".")[0] in figures.LATE_HEADS for name, _fmt in src.placeholders())
 
 
 _PAGES: dict[tuple[str, str], Page] = {}
@@ -76,7 +85,7 @@ def page(lang: str, slug: str, *, blocks: dict[str, str] | None = None) -> Page 
         found = _PAGES.get(key)
     if found is not None and blocks is None:
         return found
-    values = all_figures()
+    values = all_figures(late=uses_late(src))
     shown = dict(blocks or {})
     with translation.override(lang):
         rendered = content.render(
@@ -85,7 +94,8 @@ def page(lang: str, slug: str, *, blocks: dict[str, str] | None = None) -> Page 
             block=lambda name: shown.get(name) or render_block(name, values),
         )
     result = Page(src, rendered)
-    if values is not None and blocks is None and "calculator" not in src.blocks():
+    complete = values is not None and all(name in values for name, _fmt in src.placeholders())
+    if complete and blocks is None and "calculator" not in src.blocks():
         with _LOCK:
             _PAGES[key] = result
     return result

@@ -42,6 +42,8 @@ class ChartJob(models.Model):
         TABLES = "tables"  # the chart and the two-card analyses
         EDGE = "edge"  # those, then the house edge (the articles' calculator)
         INDICES = "indices"  # those, then the index plays of every count system
+        # those, the Hi-Lo index plays, then the counting simulation (the articles' work)
+        COUNT = "count"
 
     rules_key = models.CharField(max_length=16, unique=True)
     rules = models.JSONField()

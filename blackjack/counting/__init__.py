@@ -5,6 +5,8 @@ from the engine's exact EVs for any rule set.
   decks remaining (to the nearest half deck) and the true count (floored), conventions stated.
 * :mod:`~blackjack.counting.indices`: for a rule set and a system, the true count at which
   each decision's best move changes, and what playing it gains.
+* :mod:`~blackjack.counting.simulate`: what counting is worth at a table, by Monte Carlo: a
+  flat player with the chart against a counter with the indices and a bet ramp.
 
 Import from here, not from the modules::
 
@@ -26,6 +28,7 @@ from blackjack.counting.indices import (
     smooth,
     typical_cards_left,
 )
+from blackjack.counting.simulate import Ramp, Table, Tally, simulate, study
 from blackjack.counting.systems import (
     DEFAULT_SYSTEM,
     HI_LO,
@@ -57,6 +60,9 @@ __all__ = [
     "CountSystem",
     "IndexPlay",
     "IndexTable",
+    "Ramp",
+    "Table",
+    "Tally",
     "balanced_tags",
     "compute_indices",
     "count_frequencies",
@@ -66,7 +72,9 @@ __all__ = [
     "exact_true_count",
     "index_key",
     "running_count",
+    "simulate",
     "smooth",
+    "study",
     "system_from_key",
     "tag_variance",
     "tags_text",

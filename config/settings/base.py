@@ -89,6 +89,10 @@ DATABASES = {"default": env.database()}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 CACHES = env.caches()
 
+# `manage.py bootstrap` asks a worker for the counting article's simulation (minutes of CPU);
+# the test settings turn it off, their task backend running a job at once.
+ARTICLES_COUNT_AT_START = True
+
 # Background work (the tables of a new rule set): django-tasks on its database backend. Web
 # processes only enqueue; `manage.py tables_worker` processes run the tasks (README).
 TASKS = {

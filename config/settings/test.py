@@ -31,6 +31,10 @@ if DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":  # noqa: F405
 for _cache in CACHES.values():  # noqa: F405
     _cache["KEY_PREFIX"] = f"test{_RUN}"
 
+# The bootstrap's counting job would run here at once, for minutes (tests/articles store
+# their own small simulation).
+ARTICLES_COUNT_AT_START = False
+
 # Tasks run at once in the test's own thread (one test drives the database backend and its
 # worker for real: tests/computed/test_queue_db.py).
 TASKS = {

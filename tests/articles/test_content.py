@@ -80,10 +80,11 @@ def test_placeholders_and_blocks_are_known(lang, slug):
 
 
 def selectors_names() -> list[str]:
-    from tests.articles.conftest import house_doc
+    from tests.articles.conftest import count_doc, house_doc
 
     return [
         *house_doc()["figures"],
+        *count_doc()["figures"],
         *figures.worked_round_figures(),
         *figures.static_figures(),
         *figures.preset_names(),
