@@ -293,10 +293,10 @@ class DealerCache:
         """Whether the stand rows of the shoe ``code`` are here (a tuple, or in the bulk)."""
         return code in self.rows[False] or code in self.bulk_at
 
-    def unknown(self, codes: Sequence[int]) -> list[int]:
-        """The codes among ``codes`` whose stand rows are not here."""
+    def any_unknown(self, codes: Sequence[int]) -> bool:
+        """Whether the stand rows of any of ``codes`` are not here (stops at the first)."""
         rows, bulk = self.rows[False], self.bulk_at
-        return [c for c in codes if c not in rows and c not in bulk]
+        return any(c not in rows and c not in bulk for c in codes)
 
     def _positions(self, codes: IntArray) -> IntArray:
         """The row in the bulk of each code, -1 where it has none: by a binary search in the
@@ -388,7 +388,7 @@ class DealerCache:
         all_codes = encode_rows(comps)
         first, _ = _group(all_codes)  # without repeats
         codes, comps = all_codes[first], comps[first]
-        if len(self) and not self.unknown(codes.tolist()):
+        if len(self) and not self.any_unknown(codes.tolist()):
             return
         # All of them, the known ones again: the batch of one hand shape is then the same
         # from any shoe, and so is its plan (_plan), which costs more than the few known rows.

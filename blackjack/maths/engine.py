@@ -98,6 +98,9 @@ class Engine:
         self._play: list[dict[int, float]] = [{} for _ in range(44)]
         self._split_hand: dict[tuple[int, int, int], float] = {}
         self._split_legal: dict[tuple[int, int], frozenset[Move]] = {}
+        # split() by (shoe code, pair, hands, forced): the chart asks for the pairs the
+        # two-card analyses have valued already.
+        self._split: dict[tuple[int, int, int, bool], float] = {}
 
     # --- batching the dealer work ------------------------------------------------------
 
@@ -446,7 +449,11 @@ class Engine:
         summed over every hand that results; ``comp`` excludes both pair cards.  Resplits are
         decided (``forced``: every pair card resplit, for comparison); see
         :mod:`blackjack.splits` for the model."""
-        return split_value(self, comp, pair, hands, forced=forced)
+        key = (encode(comp), pair, hands, forced)
+        value = self._split.get(key)
+        if value is None:
+            value = self._split[key] = split_value(self, comp, pair, hands, forced=forced)
+        return value
 
 
 @cache
