@@ -29,6 +29,12 @@ from pathlib import Path
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 ROOT = Path(__file__).resolve().parent.parent
+# This checkout's blackjack in this process (warm runs), not an installed one (the shared
+# virtualenv installs another checkout's).
+sys.path.insert(0, str(ROOT))
+
+from bench.machine import describe  # noqa: E402
+
 JOBS = {"6D S17 DAS": (["--rules", "thoth"], ["6", "0"]),
         "1D H17 DAS": (["--rules", "thoth", "--decks", "1", "--h17"], ["1", "1"])}  # fmt: skip
 HANDS = [([10, 6], 10), ([5, 6], 6), ([1, 7], 9), ([8, 8], 10), ([2, 2], 2)]
@@ -125,7 +131,7 @@ def main() -> None:
     parser.add_argument("--base", help="a checkout of the code to compare with")
     parser.add_argument("--cpp", help="the C++ analyzer's program (DECKS H17)")
     args = parser.parse_args()
-    print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(f"{describe()}; load average: {os.getloadavg()[0]:.1f}")
     cold(args)
     warm()
     per_composition()

@@ -100,38 +100,43 @@ class _Table:
 _LOG_ZERO = -1.0e4
 
 
-def _outcome(up: int, drawn: Sequence[int], h17: bool) -> int | None:
-    """The outcome index if the dealer stops after ``drawn``, else ``None``."""
-    hard = up + sum(drawn)
-    soft = (up == 1 or 1 in drawn) and hard + 10 <= 21
-    total = hard + 10 if soft else hard
-    if total > 21:
-        return BUST
-    if len(drawn) == 1 and total == 21:
-        return BLACKJACK
-    if total > 17 or (total == 17 and not (h17 and soft)):
-        return total - 17
-    return None
+def _final_multisets(up: int, h17: bool) -> dict[tuple[int, ...], list[int]]:
+    """Every multiset the dealer can end on (counts of the cards drawn) -> [outcome, number
+    of its orderings that are legal dealer sequences].  Counted card by card over the
+    multisets drawn so far, each with the number of orderings that reach it without stopping:
+    the dealer's next move depends on the multiset only, so no sequence is walked alone."""
+    found: dict[tuple[int, ...], list[int]] = {}
+    # multiset drawn -> [orderings, hard total with the up card, ace held]
+    layer: dict[tuple[int, ...], list[int]] = {(0,) * 10: [1, up, up == 1]}
+    while layer:
+        grown: dict[tuple[int, ...], list[int]] = {}
+        for counts, (ways, hard, ace) in layer.items():
+            for card in range(1, 11):
+                kid = (*counts[: card - 1], counts[card - 1] + 1, *counts[card:])
+                h = hard + card
+                a = ace or card == 1
+                total = h + 10 if a and h <= 11 else h
+                if total > 21:
+                    outcome: int | None = BUST
+                elif total == 21 and not any(counts):  # the hole card completes 21
+                    outcome = BLACKJACK
+                elif total > 17 or (total == 17 and not (h17 and total != h)):
+                    outcome = total - 17
+                else:
+                    outcome = None
+                if outcome is not None:
+                    found.setdefault(kid, [outcome, 0])[1] += ways
+                elif kid in grown:
+                    grown[kid][0] += ways
+                else:
+                    grown[kid] = [ways, h, a]
+        layer = grown
+    return found
 
 
 @cache
 def _table(up: int, h17: bool) -> _Table:
-    found: dict[tuple[int, ...], list[int]] = {}  # multiset -> [outcome, orderings]
-
-    def walk(drawn: list[int], counts: list[int]) -> None:
-        outcome = _outcome(up, drawn, h17)
-        if outcome is not None:
-            entry = found.setdefault(tuple(counts), [outcome, 0])
-            entry[1] += 1
-            return
-        for card in range(1, 11):
-            drawn.append(card)
-            counts[card - 1] += 1
-            walk(drawn, counts)
-            counts[card - 1] -= 1
-            drawn.pop()
-
-    walk([], [0] * 10)
+    found = _final_multisets(up, h17)
     keys = sorted(found, key=lambda k: found[k][0])  # by outcome (a stable sort)
     outcome_of = np.array([found[k][0] for k in keys], dtype=np.int64)
     starts = np.flatnonzero(np.diff(outcome_of, prepend=-1))
@@ -288,10 +293,10 @@ class DealerCache:
         """Whether the stand rows of the shoe ``code`` are here (a tuple, or in the bulk)."""
         return code in self.rows[False] or code in self.bulk_at
 
-    def unknown(self, codes: Sequence[int]) -> list[int]:
-        """The codes among ``codes`` whose stand rows are not here."""
+    def any_unknown(self, codes: Sequence[int]) -> bool:
+        """Whether the stand rows of any of ``codes`` are not here (stops at the first)."""
         rows, bulk = self.rows[False], self.bulk_at
-        return [c for c in codes if c not in rows and c not in bulk]
+        return any(c not in rows and c not in bulk for c in codes)
 
     def _positions(self, codes: IntArray) -> IntArray:
         """The row in the bulk of each code, -1 where it has none: by a binary search in the
@@ -383,7 +388,7 @@ class DealerCache:
         all_codes = encode_rows(comps)
         first, _ = _group(all_codes)  # without repeats
         codes, comps = all_codes[first], comps[first]
-        if len(self) and not self.unknown(codes.tolist()):
+        if len(self) and not self.any_unknown(codes.tolist()):
             return
         # All of them, the known ones again: the batch of one hand shape is then the same
         # from any shoe, and so is its plan (_plan), which costs more than the few known rows.

@@ -98,6 +98,9 @@ class Engine:
         self._play: list[dict[int, float]] = [{} for _ in range(44)]
         self._split_hand: dict[tuple[int, int, int], float] = {}
         self._split_legal: dict[tuple[int, int], frozenset[Move]] = {}
+        # split() by (shoe code, pair, hands, forced): the chart asks for the pairs the
+        # two-card analyses have valued already.
+        self._split: dict[tuple[int, int, int, bool], float] = {}
 
     # --- batching the dealer work ------------------------------------------------------
 
@@ -183,18 +186,20 @@ class Engine:
             kids.append(np.where(child >= 0, child + offset, -1))
             offset += len(cards)
         left = np.concatenate(lefts)
-        code = np.concatenate(codes)
-        hard_of = np.concatenate(hards)
-        ace_of = np.concatenate(aces)
-        child = np.concatenate(kids)
-        valid = np.all(left >= 0, axis=1, keepdims=False).astype(bool)
+        # Only the hands whose shoe exists (from one deck about half of them): a hand drawing
+        # a card the shoe lacks is weighed by its count 0, so it becomes "no child" (-1).
+        kept = np.flatnonzero((left >= 0).all(axis=1))
+        renumber = np.full(len(left) + 1, -1, dtype=np.int64)  # the last: -1 stays -1
+        renumber[kept] = np.arange(len(kept))
+        left = left[kept]
+        code = np.concatenate(codes)[kept]
+        hard_of = np.concatenate(hards)[kept]
+        ace_of = np.concatenate(aces)[kept]
+        child = renumber[np.concatenate(kids)[kept]]
         n = left.sum(axis=1)
         total = np.where(ace_of & (hard_of <= 11), hard_of + 10, hard_of)
-        # The stand EVs of the shoes that exist; the others are never weighed (count 0).
-        stand = np.zeros(len(code))
-        at = np.flatnonzero(valid)
-        rows = self.dealer.rows_for(code[at], peek=self.peek)
-        stand[at] = rows[np.arange(len(at)), np.maximum(total[at] - 16, 0)]
+        rows = self.dealer.rows_for(code, peek=self.peek)
+        stand = rows[np.arange(len(code)), np.maximum(total - 16, 0)]
         # Drawing a card that busts costs the mass of the shoe it leaves.
         if self.peek and self.bj_index >= 0:
             b = left[:, self.bj_index, None] - (np.arange(10) == self.bj_index)
@@ -208,10 +213,10 @@ class Engine:
             kid = child[level]
             worth = np.where(kid >= 0, value[kid], bust[level])
             hit = (left[level] * worth).sum(axis=1) / np.maximum(n[level], 1)
-            best = np.where(total[level] < 21, np.maximum(stand[level], hit), stand[level])
-            value[level] = np.where(valid[level], best, 0.0)
+            value[level] = np.where(total[level] < 21, np.maximum(stand[level], hit), stand[level])
         if memos:
-            mine = at[at < (offsets[memos] if memos < len(families) else len(code))]
+            end = offsets[memos] if memos < len(families) else len(renumber) - 1
+            mine = np.arange(int(np.searchsorted(kept, end)))
             keys = 2 * hard_of[mine] + ace_of[mine]
             for key in range(len(self._play)):
                 these = mine[keys == key]
@@ -230,11 +235,12 @@ class Engine:
                 seconds.append(second)
         if not nodes:
             return
-        node = np.array(nodes, dtype=np.int64)
+        found = renumber[np.array(nodes, dtype=np.int64)]
+        node = np.maximum(found, 0)  # the rows of the hands whose shoe lacks the card: unused
         kid = child[node]
         after = np.where(kid >= 0, stand[np.maximum(kid, 0)], bust[node])
         double = 2.0 * (left[node] * after).sum(axis=1) / np.maximum(n[node], 1)
-        ok = (valid[node] & (n[node] > 0)).tolist()
+        ok = ((found >= 0) & (n[node] > 0)).tolist()
         hits, stands = value[node].tolist(), stand[node].tolist()
         doubles, shoes = double.tolist(), code[node].tolist()
         for j, (pair, second) in enumerate(zip(pairs, seconds, strict=True)):
@@ -443,7 +449,11 @@ class Engine:
         summed over every hand that results; ``comp`` excludes both pair cards.  Resplits are
         decided (``forced``: every pair card resplit, for comparison); see
         :mod:`blackjack.splits` for the model."""
-        return split_value(self, comp, pair, hands, forced=forced)
+        key = (encode(comp), pair, hands, forced)
+        value = self._split.get(key)
+        if value is None:
+            value = self._split[key] = split_value(self, comp, pair, hands, forced=forced)
+        return value
 
 
 @cache

@@ -140,3 +140,37 @@ def test_h17_changes_only_soft_17_outcomes():
 def test_refuses_bad_input(up, comp):
     with pytest.raises(ValueError):
         dealer_probabilities(THOTH, up, comp, no_blackjack=False)
+
+
+def walk_sequences(up: int, h17: bool) -> dict[tuple[int, ...], list[int]]:
+    """Every legal dealer sequence walked one by one (the tables' old enumeration): its final
+    multiset -> [outcome index, number of sequences]."""
+    found: dict[tuple[int, ...], list[int]] = {}
+
+    def walk(counts: list[int], hard: int, ace: bool, drawn: int) -> None:
+        total = hard + 10 if ace and hard <= 11 else hard
+        outcome = None
+        if total > 21:
+            outcome = OUTCOMES.index("bust")
+        elif drawn == 1 and total == 21:
+            outcome = OUTCOMES.index("blackjack")
+        elif total > 17 or (total == 17 and not (h17 and total != hard)):
+            outcome = total - 17
+        if outcome is not None:
+            found.setdefault(tuple(counts), [outcome, 0])[1] += 1
+            return
+        for card in range(1, 11):
+            counts[card - 1] += 1
+            walk(counts, hard + card, ace or card == 1, drawn + 1)
+            counts[card - 1] -= 1
+
+    walk([0] * 10, up, up == 1, 0)
+    return found
+
+
+@pytest.mark.parametrize("h17", [False, True])
+@pytest.mark.parametrize("up", [1, 2, 6, 10])
+def test_the_final_multisets_count_every_legal_sequence(up, h17):
+    from blackjack.maths.dealer import _final_multisets
+
+    assert _final_multisets(up, h17) == walk_sequences(up, h17)
