@@ -321,8 +321,8 @@ def _why_lost(e: SeenEvent, view: SeenRound, rules: Rules, told: set[int]) -> st
     if surrendered:
         told.add(e.seat)
         return _(
-            "Box %(box)s: the dealer does not check a ten for blackjack at this table, so the"
-            " surrender came too late: the dealer's blackjack takes the whole bet."
+            "Box %(box)s: at this table the dealer does not peek under a ten, so the surrender"
+            " came too late and the dealer's blackjack takes the whole bet."
         ) % {"box": number}
     if rules.peek is Peek.NONE and (len(box.hands) > 1 or any(h.doubled for h in box.hands)):
         told.add(e.seat)

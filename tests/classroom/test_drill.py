@@ -88,7 +88,7 @@ def test_the_drill_page_says_which_assignment_it_counts_toward(client, people, t
     due = timezone.now() + timedelta(days=3)
     _start(client, people, due=due)
     notice = _notice(client.get("/en/trainer/").content.decode())
-    assert "Assignment of Year 9: Pairs A" in notice
+    assert "Assignment for Year 9: Pairs A" in notice
     assert "0 of 2" in notice and f"due {date_format(due, 'SHORT_DATE_FORMAT')}" in notice
     assert 'data-notice-state="counting"' in notice
     assert "count toward the assignment: 2 hands at 50% accuracy" in notice

@@ -91,7 +91,7 @@ def test_teacher_and_student(page, live_server, axe_check, screenshot, tables):
     page.get_by_role("button", name="Start the drill").click()
     page.wait_for_url(f"{url}/en/trainer/")
     notice = page.locator("#drill-notice")
-    expect(notice).to_contain_text("Assignment of Year 9 — Ані: Pairs")
+    expect(notice).to_contain_text("Assignment for Year 9 — Ані: Pairs")
     expect(notice).to_contain_text("0 of 10")
     page.keyboard.press("Enter")
     for n in range(10):
