@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from accounts.models import User
-from trainer.models import Situation
+from trainer.models import CountQuestion, Situation
 
 
 def situation_open(*, user: User) -> Situation | None:
@@ -18,6 +18,17 @@ def situation_open(*, user: User) -> Situation | None:
 def situation_of(*, user: User, pk: int) -> Situation | None:
     """A situation of this learner's; ``None`` for anyone else's or none."""
     return Situation.objects.filter(pk=pk, user=user).first()
+
+
+def count_open(*, user: User) -> CountQuestion | None:
+    """The learner's latest unanswered counting question, if any."""
+    return CountQuestion.objects.filter(user=user, decision__isnull=True).first()
+
+
+def count_of(*, user: User, pk: int) -> CountQuestion | None:
+    """A counting question of this learner's (with its decision); ``None`` for anyone
+    else's or none."""
+    return CountQuestion.objects.filter(pk=pk, user=user).select_related("decision").first()
 
 
 # --- the user's own data download (privacy) ----------------------------------------------
