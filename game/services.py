@@ -476,6 +476,11 @@ def _record_decision(
         chart_move=chart,
         source_ref=f"round:{rnd.pk}",
         writes=writes,
+        # Made with count practice on: the count of the cards seen when the move was made.
+        count_system=count.system.key if count is not None else "",
+        running_count=count.running if count is not None else None,
+        true_count=count.true if count is not None else None,
+        cards_left=count.cards_left if count is not None else None,
     )
     return {
         "seat": seat,
