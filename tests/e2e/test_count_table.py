@@ -33,7 +33,7 @@ def test_count_practice_with_the_keyboard_at_360_px(
     rig(player, scribes, ["10s 6d", "2c 3d"], "10h 7c", "9c")
     sign_in(page, live_server, player)
     open_table(page, live_server)
-    page.locator(".count-toggle button[aria-pressed]").click()
+    page.locator(".count-toggle button[aria-pressed]").click()  # a plain form: the page anew
     expect(page.locator(".count-toggle button[aria-pressed]")).to_have_attribute(
         "aria-pressed", "true"
     )
