@@ -47,3 +47,40 @@ def parse_move(data: QueryDict) -> tuple[str, int]:
     except ValueError:
         raise PlayError(BAD_MOVE_FORM, "bad_form") from None
     return move, seq
+
+
+BAD_COUNT = _("A count is a whole number from −999 to +999, such as −3, 0 or +5.")
+NO_COUNT = _("Type your running count first.")
+# The minus signs a keyboard or a phone may type: the hyphen, the true minus, the en dash.
+MINUS_SIGNS = ("-", "\u2212", "\u2013")
+
+
+def parse_count_value(raw: str) -> int | None:
+    """A count as typed: an optional sign and ASCII digits; ``None`` for anything else.
+
+    >>> [parse_count_value(s) for s in ("+3", " −2 ", "0", "1e3", "٣", "1000", "\\x00")]
+    [3, -2, 0, None, None, None, None]
+    """
+    text = raw.strip()
+    sign = 1
+    if text[:1] == "+":
+        text = text[1:]
+    elif text[:1] in MINUS_SIGNS:
+        sign, text = -1, text[1:]
+    # Three digits at most: more than any shoe's count, and no huge number is ever parsed.
+    if not (text.isascii() and text.isdigit()) or len(text) > 3:
+        return None
+    return sign * int(text)
+
+
+def parse_count(data: QueryDict) -> tuple[int, int | None]:
+    """``running`` (required) and ``true`` (optional): the counts the learner typed."""
+    running_raw = data.get("running", "")
+    if not running_raw.strip():
+        raise PlayError(NO_COUNT, "no_count")
+    running = parse_count_value(running_raw)
+    true_raw = data.get("true", "")
+    true = parse_count_value(true_raw) if true_raw.strip() else None
+    if running is None or (true_raw.strip() and true is None):
+        raise PlayError(BAD_COUNT, "bad_count")
+    return running, true

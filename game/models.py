@@ -108,6 +108,10 @@ class Seat(models.Model):
     hints = models.BooleanField(default=False)
     # Coach mode: a move that costs EV is held back until the learner confirms it.
     coach = models.BooleanField(default=False)
+    # Count practice: the learner may ask "what is the count?" and the coach knows the index
+    # plays; ``count_system`` is a key of blackjack.counting.SYSTEMS (Hi-Lo unless chosen).
+    count_mode = models.BooleanField(default=False)
+    count_system = models.CharField(max_length=8, default="hilo")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "table"], name="one_seat_per_table")]

@@ -35,6 +35,7 @@ from blackjack import (
     is_best_choice,
     legal_moves,
 )
+from blackjack.counting import SYSTEMS
 from core.cardnames import CARD_NAMES
 from core.display import MOVE_LABELS, CardView, card_view, fmt, or_list, signed
 from core.numbers import percent
@@ -42,11 +43,14 @@ from core.per_language import per_language
 from game import ai
 from game.chips import chip_to_select, offer_amount
 from game.codec import state_from_json, to_decimal
+from game.counting import state_count
+from game.countview import count_panel, count_text
+from game.indexplay import index_advice
 from game.limits import BOXES, rules_of, top_up_threshold
 from game.models import Round, Seat, Table
 from game.plurals import plural_count
 from game.seen import SeenEvent, SeenHand, SeenRound, seen_round
-from game.selectors import current_round, table_seat, top_up_due_for, wallet_balance
+from game.selectors import current_round, seat_system, table_seat, top_up_due_for, wallet_balance
 
 MAX_DELAY = 24  # animation delay classes .delay-0 … .delay-24 in table.css
 # Marks that already end a sentence, in any of the site's languages (Armenian ends one with
@@ -613,6 +617,9 @@ class CoachWarning:
     best_name: str
     cost: str
     options: list[CoachOption]
+    # Count practice: "At true count +3, the index play is Stand (the chart's move: Hit)."
+    index: str = ""
+    indices_missing: bool = False  # the index table is not stored: the chart's EVs judge
 
 
 def coach_warning(
@@ -630,14 +637,44 @@ def coach_warning(
         chosen = Move(move)
     except ValueError:
         return None
-    ev = ai.decision_ev(state, offered) if state.turn is not None else None
+    if state.turn is None:
+        return None
+    index, missing = "", False
+    if rnd.seat.count_mode:  # the coach knows the index plays
+        count = state_count(seat_system(rnd.seat), state)
+        advice = index_advice(state, system=count.system, true=count.true, offered=offered)
+        missing = advice.missing
+        if advice.play is not None and advice.ev is not None and chosen in advice.ev:
+            if chosen is advice.play.move:
+                return None
+            index = _(
+                "At true count %(count)s, the index play is %(move)s (the chart's move: %(basic)s)."
+            ) % {
+                "count": count_text(count.true),
+                "move": MOVE_NAMES[advice.play.move.value],
+                "basic": MOVE_NAMES[advice.play.basic.value],
+            }
+            return _warning(state, chosen, advice.play.move, advice.ev, index=index)
+    ev = ai.decision_ev(state, offered)
     if ev is None or chosen not in ev:
         return None
     if is_best_choice(ev, chosen):
         return None
     best = best_by_ev(ev)
     assert best is not None  # ev holds the chosen move
-    assert state.turn is not None  # decision_ev gave EVs: a hand is in turn
+    return _warning(state, chosen, best, ev, indices_missing=missing)
+
+
+def _warning(
+    state: RoundState,
+    chosen: Move,
+    best: Move,
+    ev: Mapping[Move, float],
+    *,
+    index: str = "",
+    indices_missing: bool = False,
+) -> CoachWarning:
+    assert state.turn is not None  # a hand is in turn
     box = state.box(state.turn[0])
     names = MOVE_NAMES
     if state.phase is Phase.INSURANCE and _is_blackjack([c.code for c in box.hands[0].cards]):
@@ -659,6 +696,8 @@ def coach_warning(
             )
             for m, v in sorted(ev.items(), key=lambda kv: -kv[1])
         ],
+        index=index,
+        indices_missing=indices_missing,
     )
 
 
@@ -728,6 +767,9 @@ class BetForm:
         return repr(self)
 
 
+COUNT_SYSTEMS: tuple[tuple[str, str], ...] = tuple((s.key, s.name) for s in SYSTEMS.values())
+
+
 def table_context(
     *,
     user: User | Any,
@@ -795,6 +837,11 @@ def table_context(
         "max_bet": fmt(table.max_bet),
         "box_counts": or_list(table.box_counts) if table.box_counts else "",
         "has_last_bets": bool(seat.last_bets),
+        "count_systems": COUNT_SYSTEMS,
+        # Count practice: nothing is read or made for it while it is off.
+        "count_panel": count_panel(seat=seat, table=table, rules=rules, rnd=rnd)
+        if seat.count_mode
+        else None,
     }
 
 

@@ -13,9 +13,11 @@ from typing import Any
 from django.db.models import Sum
 
 from accounts.models import User
-from blackjack import player_view
-from game.codec import state_from_json
-from game.limits import table_rules, top_up_due
+from blackjack import RoundState, player_view
+from blackjack.counting import DEFAULT_SYSTEM, SYSTEMS, CountSystem
+from game.codec import shoe_from_json, state_from_json
+from game.counting import SeenCount, count_of_seen, seen_cards
+from game.limits import rules_of, table_rules, top_up_due
 from game.models import OPENING_BALANCE, LedgerEntry, Round, Seat, Table, Wallet
 
 
@@ -89,6 +91,20 @@ def table_seat(*, user: User | Any, table: Table) -> Seat:
         if seat is not None:
             return seat
     return Seat(table=table, rules=table_rules(table).to_dict())
+
+
+def seat_system(seat: Seat) -> CountSystem:
+    """The seat's count system (the default for a key no longer known)."""
+    return SYSTEMS.get(seat.count_system) or SYSTEMS[DEFAULT_SYSTEM]
+
+
+def seat_count(*, seat: Seat, state: RoundState | None) -> SeenCount:
+    """The count of the cards the seat has seen from its current shoe (:mod:`game.counting`):
+    ``state`` is the seat's current round (in play, or the last one: its shoe is the seat's),
+    ``None`` before the seat's first round."""
+    shoe = shoe_from_json(seat.shoe) if state is None and seat.shoe else None
+    cards = seen_cards(shoe=shoe, state=state)
+    return count_of_seen(seat_system(seat), cards, decks=rules_of(seat).decks)
 
 
 def current_round(*, seat: Seat) -> Round | None:

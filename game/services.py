@@ -51,6 +51,7 @@ from blackjack import (
     to_json,
 )
 from blackjack import refusal as engine_refusal
+from blackjack.counting import SYSTEMS
 from computed.services import chart_job_ensure
 from core.display import fmt, or_list
 from core.rows import delete_rows, insert_row
@@ -59,8 +60,11 @@ from decisions.models import Decision
 from decisions.services import decision_record
 from game import ai, locked, selectors
 from game.codec import shoe_from_json, shoe_to_json, state_from_json, to_decimal
+from game.counting import SeenCount, state_count
+from game.indexplay import index_advice
 from game.limits import BOXES, rules_of, table_rules, top_up_threshold
 from game.models import OPENING_BALANCE, TOP_UP_AMOUNT, LedgerEntry, Round, Seat, Table, Wallet
+from game.selectors import seat_system
 
 # Messages shown to the learner; the tests reuse these constants.
 NO_BET = _("Place a bet on at least one box.")
@@ -224,6 +228,23 @@ def seat_set_coach(*, user: User, table: Table, on: bool) -> Seat:
         seat = seat_get_or_create(user=user, table=table, lock=True)
         seat.coach = on
         seat.save(update_fields=["coach"])
+        return seat
+
+
+UNKNOWN_SYSTEM = _("There is no such count system.")
+
+
+def seat_set_count(*, user: User, table: Table, on: bool, system: str | None = None) -> Seat:
+    """Count practice on or off, and the count system (a key of ``SYSTEMS``; ``None``: keep
+    the seat's).  An unknown system is refused before anything is written."""
+    if system is not None and system not in SYSTEMS:
+        raise PlayError(UNKNOWN_SYSTEM, "unknown_system")
+    with transaction.atomic():
+        seat = seat_get_or_create(user=user, table=table, lock=True)
+        seat.count_mode = on
+        if system is not None:
+            seat.count_system = system
+        seat.save(update_fields=["count_mode", "count_system"])
         return seat
 
 
@@ -417,6 +438,7 @@ def _record_decision(
     move: Move,
     offered: frozenset[Move],
     writes: Writes,
+    count: SeenCount | None = None,
 ) -> dict[str, Any] | None:
     """Store the learner's decision (added to ``writes``) like a trainer answer, with the EV
     of every option it had, and return the line of the round's review."""
@@ -449,6 +471,11 @@ def _record_decision(
         chart_move=chart,
         source_ref=f"round:{rnd.pk}",
         writes=writes,
+        # Made with count practice on: the count of the cards seen when the move was made.
+        count_system=count.system.key if count is not None else "",
+        running_count=count.running if count is not None else None,
+        true_count=count.true if count is not None else None,
+        cards_left=count.cards_left if count is not None else None,
     )
     return {
         "seat": seat,
@@ -470,6 +497,16 @@ def _record_decision(
             else {}
         ),
     }
+
+
+def _held(state: RoundState, move: Move, offered: frozenset[Move], count: SeenCount | None) -> bool:
+    """Coach mode holds the move back: with count practice, against the index play where one
+    applies at the count; otherwise (or without the index table) when it costs EV."""
+    if count is not None:
+        advice = index_advice(state, system=count.system, true=count.true, offered=offered)
+        if advice.move is not None:
+            return move is not advice.move
+    return _costly(state, move, offered)
 
 
 def _costly(state: RoundState, move: Move, offered: frozenset[Move]) -> bool:
@@ -510,12 +547,15 @@ def round_apply_move(
         assert state.turn is not None and state.turn[0] in human
         chosen = Move(move)
         offered = legal_moves(state, balance=balance)
-        if not confirmed and rnd.seat.coach and _costly(state, chosen, offered):
+        # Count practice costs nothing when it is off: the count is worked out only when on.
+        count = state_count(seat_system(rnd.seat), state) if rnd.seat.count_mode else None
+        if not confirmed and rnd.seat.coach and _held(state, chosen, offered, count):
             return MoveResult(rnd, state=state, balance=wallet.balance, held=True)
         writes = Writes()
         line = _record_decision(
-            user=user, rnd=rnd, state=state, move=chosen, offered=offered, writes=writes
-        )
+            user=user, rnd=rnd, state=state, move=chosen, offered=offered, writes=writes,
+            count=count,
+        )  # fmt: skip
         try:
             after = apply(state, chosen, balance=balance)
         except IllegalMove as exc:  # pragma: no cover - refusal() said it was legal

@@ -14,5 +14,7 @@ urlpatterns = [
     path("table/<slug:slug>/deal/", views.deal, name="deal"),
     path("table/<slug:slug>/hints/", views.hints, name="hints"),
     path("table/<slug:slug>/coach/", views.coach, name="coach"),
+    path("table/<slug:slug>/count-mode/", views.count_mode, name="count_mode"),
+    path("table/<slug:slug>/count/", views.count, name="count"),
     path("round/<int:round_id>/move/", views.move, name="move"),
 ]

@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -23,7 +24,9 @@ from core.display import fmt, fmt_signed
 from core.http import HtmxHttpRequest, local_path
 from core.kept import render_kept
 from game import presenters, selectors, services
-from game.forms import parse_deal, parse_move
+from game.codec import state_from_json
+from game.countview import CountCheck, count_check
+from game.forms import parse_count, parse_deal, parse_move
 from game.limits import table_rules, top_up_threshold
 from game.models import TOP_UP_AMOUNT, Round, Table
 from game.plurals import plural_count
@@ -59,6 +62,7 @@ def _table_response(
     result: services.MoveResult | None = None,
     entered: QueryDict | None = None,
     coach: presenters.CoachWarning | None = None,
+    checked: CountCheck | None = None,
 ) -> HttpResponse:
     if result is not None:  # the round, its seat and the balance as the move left them
         rnd = result.round
@@ -70,7 +74,7 @@ def _table_response(
         context = presenters.table_context(user=request.user, table=table, entered=entered)
     if not request.user.is_authenticated:
         context["seat"].hints = table.slug in request.session.get(HINTS_SESSION_KEY, [])
-    context.update(error=error, notice=notice, coach=coach, **_top_up_amount())
+    context.update(error=error, notice=notice, coach=coach, count_check=checked, **_top_up_amount())
     template = ROUND_PARTIAL if request.htmx else "game/table.html"
     return render(request, template, context, status=status)
 
@@ -242,6 +246,51 @@ def coach(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if request.htmx:
         return _table_response(request, table)
     return _see_table(table)
+
+
+@never_cache
+@require_POST
+def count_mode(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Count practice on or off (``on``), with the count system (``system``), kept on the
+    seat.  Like coach mode, for a learner with an account; a visitor is sent back."""
+    table = _table(slug)
+    if request.user.is_authenticated:
+        system = request.POST.get("system")
+        try:
+            services.seat_set_count(
+                user=request.user, table=table, on=request.POST.get("on") == "1", system=system
+            )
+        except services.PlayError as exc:
+            return _table_response(request, table, error=str(exc.message), status=400)
+    if request.htmx:
+        return _table_response(request, table)
+    return _see_table(table)
+
+
+COUNT_MODE_OFF = _lazy("Turn count practice on to ask for the count.")
+
+
+@never_cache
+@require_POST
+def count(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """ "What is the count?": the learner's running count (and, if given, true count) against
+    the count of the cards their seat has seen, worked out from the stored round and shoe.
+    Reads only: nothing is written."""
+    table = _table(slug)
+    seat = selectors.table_seat(user=request.user, table=table)
+    if seat.pk is None or not seat.count_mode:
+        return _table_response(request, table, error=str(COUNT_MODE_OFF), status=400)
+    try:
+        running, true = parse_count(request.POST)
+    except services.PlayError as exc:
+        return _table_response(request, table, error=str(exc.message), status=400)
+    rnd = selectors.current_round(seat=seat)
+    state = state_from_json(rnd.state) if rnd is not None else None
+    seen = selectors.seat_count(seat=seat, state=state)
+    checked = count_check(
+        seen, running=running, true=true, table=table, betting=rnd is None or not rnd.is_playing
+    )
+    return _table_response(request, table, checked=checked)
 
 
 @never_cache

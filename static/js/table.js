@@ -61,13 +61,15 @@
     return target.closest("input, select, textarea, [contenteditable]") !== null;
   }
 
-  // H S D P R Y N play the enabled move; Enter deals when no other control has the focus.
+  // H S D P R Y N play the enabled move; C goes to the count; Enter deals when no other
+  // control has the focus.
   document.addEventListener("keydown", function (event) {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     var round = document.getElementById("round");
     if (!round) return;
     if (event.key === "Enter") {
       if (event.target.closest("button, a, summary, select, textarea")) return;
+      if (event.target.closest("form.count-ask")) return;  // Enter there checks the count
       var deal = round.querySelector("[data-deal]");
       if (deal && !deal.disabled) {
         event.preventDefault();
@@ -77,6 +79,13 @@
     }
     if (typing(event.target)) return;
     var key = event.key.toLowerCase();
+    // C: "what is the count?" -- the cursor into the running count, to type it.
+    var countInput = key === "c" && round.querySelector("[data-count-input]");
+    if (countInput) {
+      event.preventDefault();
+      countInput.focus();
+      return;
+    }
     var button = round.querySelector('button[data-key="' + key + '"]');
     if (button && !button.disabled) {
       event.preventDefault();
@@ -95,7 +104,9 @@
     restoreChip(round);
     var over = round.querySelector(".round-result") && !round.querySelector(".play-error");
     // Coach mode's warning takes the focus itself (read first, no button chosen for the learner).
-    var target = round.querySelector("[data-coach]") || round.querySelector("[data-question]") ||
+    // The answer to "what is the count?" is read first too.
+    var target = round.querySelector("[data-coach]") || round.querySelector("[data-count-answer]") ||
+      round.querySelector("[data-question]") ||
       round.querySelector("button.move:not([disabled])") ||
       (over && round.querySelector("[data-repeat]")) || round.querySelector("[data-deal]");
     if (target) target.focus({ preventScroll: true });

@@ -67,6 +67,10 @@ FORGED = [
     "\u202e\u0301",
     "hit",
     "stand",
+    "hilo",
+    "zen",
+    "+3",
+    "−2",
     "double",
     "split",
     "surrender",
@@ -83,7 +87,8 @@ FIELDS = [
     "seq", "on", "next", "situation", "focus", "up", "preset", "decks", "h17", "surrender",
     "username", "password", "password1", "password2", "display_name", "role",
     "preferred_language", "old_password", "new_password1", "new_password2", "csrfmiddlewaretoken",
-    "token", "question", "count", "system", "pace", "cards", "step", "\x00", "",
+    "token", "question", "count", "system", "pace", "cards", "step", "running", "true",
+    "\x00", "",
 ]  # fmt: skip
 forms = st.dictionaries(st.sampled_from(FIELDS), values, max_size=8)
 
@@ -101,6 +106,9 @@ POST_PATHS = [
     "/en/play/table/live/deal/",
     "/en/play/table/no-such-table/deal/",
     "/en/play/table/scribes/hints/",
+    "/en/play/table/scribes/count-mode/",
+    "/en/play/table/scribes/count/",
+    "/en/play/table/no-such-table/count/",
     "/en/play/round/{round}/move/",
     "/en/play/round/{other_round}/move/",
     "/en/play/round/999999999999999999999/move/",
@@ -151,7 +159,7 @@ def snapshot() -> tuple[Any, ...]:
         LedgerEntry.objects.count(),
         tuple(Round.objects.order_by("pk").values_list("pk", "status", "state")),
         tuple(Seat.objects.order_by("pk").values_list(
-            "pk", "hints", "last_bets", "ai_levels", "shoe"
+            "pk", "hints", "last_bets", "ai_levels", "shoe", "count_mode", "count_system"
         )),
         tuple(Situation.objects.order_by("pk").values_list("pk", "decision_id")),
         tuple(CountQuestion.objects.order_by("pk").values_list("pk", "decision_id")),
@@ -364,3 +372,25 @@ def test_drill_forms_from_hypothesis_from_form(world, examples):
         forged=st.dictionaries(st.sampled_from(list(DrillForm.base_fields)), values, max_size=2),
         who=st.sampled_from(["anonymous", "learner"]),
     )
+
+
+def test_count_practice_on_someone_else_s_seat_or_with_forged_counts(world):
+    """The count is always of the asker's own seat: forged seat, round and user ids are not
+    read; a forged system or count is refused with nothing written."""
+    client = _client(world, "learner")
+    other_round = world["ids"]["other_round"]
+    Seat.objects.filter(user=world["other"]).update(count_mode=True)
+    for form in (
+        {"running": "1", "round": str(other_round)},
+        {"running": "1", "seat": str(Round.objects.get(pk=other_round).seat_id)},
+    ):
+        _check(client, "post", "/en/play/table/scribes/count/", form, {})
+        assert client.post("/en/play/table/scribes/count/", form).status_code == 400  # mode off
+    _check(client, "post", "/en/play/table/scribes/count-mode/", {"on": "1", "system": "x"}, {})
+    assert not Seat.objects.get(user=world["learner"]).count_mode
+    client.post("/en/play/table/scribes/count-mode/", {"on": "1", "system": "zen"})
+    for value in FORGED:
+        if value.strip().lstrip("+-−").isascii() and value.strip().lstrip("+-−").isdigit():
+            continue  # a number (of three digits at most, or refused): tried below
+        _check(client, "post", "/en/play/table/scribes/count/", {"running": value}, {})
+    assert client.post("/en/play/table/scribes/count/", {"running": "9" * 5000}).status_code == 400
