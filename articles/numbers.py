@@ -67,6 +67,8 @@ FORMATS: dict[str, Callable[[float], str]] = {
     "num2": lambda v: decimal(v, 2),
     "num3": lambda v: decimal(v, 3),
     "count": signed_integer,
+    # An identifier, not an amount: no grouping (a seed is typed back as it is printed).
+    "plain": lambda v: str(int(v)),
 }
 
 
@@ -89,6 +91,8 @@ def default_format(name: str) -> str:
 
 
 def _count_format(name: str) -> str:
+    if name == "count.seed":
+        return "plain"
     if name in ("count.flat.return", "count.ramp.return", "count.gain"):
         return "signed2"
     if name in ("count.flat.edge", "count.flat.sigma", "count.ramp.sigma"):

@@ -144,3 +144,8 @@ def test_figure_formats():
         assert re.fullmatch(r"[+−]\d\.\d\d%", selectors.figure_text(f, "count.ramp.return", None))
         assert selectors.figure_text(f, "count.penetration", None) == "75%"
         assert selectors.figure_text(f, "count.ramp.top", None) == "+5"
+    # A seed is an identifier: printed as it is typed back, without grouping, in any language.
+    with translation.override("ru"):
+        assert selectors.figure_text({**f, "count.seed": 20261204}, "count.seed", None) == (
+            "20261204"
+        )
