@@ -59,7 +59,7 @@ def test_the_coach_holds_the_chart_s_move_where_the_index_play_departs(table_at_
     html, fresh = _move(client, rnd, "hit")
     assert fresh.seq == 0 and not Decision.objects.exists()  # held: nothing played
     assert "At true count 0, the index play is Stand (the chart&#x27;s move: Hit)." in html
-    assert "Expected value of each option at this true count, per bet" in html
+    assert "Expected value of each option at this true count, as a percentage of the bet" in html
     assert 'name="move" value="stand" class="button button-gold" data-coach-best' in html
     # The EVs are the engine's in a shoe at true count 0, as the index table's are made.
     state = state_from_json(fresh.state)
@@ -98,7 +98,7 @@ def test_without_the_index_table_the_coach_says_so_and_judges_by_the_chart(table
     html, fresh = _move(client, rnd, "stand")
     assert fresh.seq == 0
     assert "Wait: the cost of Stand is" in html
-    assert "The index plays of these rules are not computed yet" in html
+    assert "The index plays of these rules have not been computed yet" in html
     page = client.get(TABLE).content.decode()
     assert "the coach judges by the chart's EVs until they are" in page
 
