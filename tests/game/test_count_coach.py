@@ -98,7 +98,7 @@ def test_without_the_index_table_the_coach_says_so_and_judges_by_the_chart(table
     html, fresh = _move(client, rnd, "stand")
     assert fresh.seq == 0
     assert "Wait: the cost of Stand is" in html
-    assert "The index plays of these rules are not computed yet" in html
+    assert "The index plays of these rules have not been computed yet" in html
     page = client.get(TABLE).content.decode()
     assert "the coach judges by the chart's EVs until they are" in page
 
