@@ -372,50 +372,41 @@ def query_counts(made: dict[str, str], listed: list[tuple[str, str, str, str]]) 
     return counts
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=8.0, help="per page, and per bare run")
-    parser.add_argument("--connections", type=int, default=50)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--db", default="thoth_pages")
-    parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432")
-    parser.add_argument("--redis", default="redis://127.0.0.1:6379/7")
-    parser.add_argument("--sizes", default=",".join(map(str, SIZES)))
-    parser.add_argument("--only", default="", help="comma-separated beginnings of page names")
-    args = parser.parse_args()
-    sizes = tuple(int(s) for s in args.sizes.split(","))
-    key = secrets.token_urlsafe(50)
+def prod_env(pg: str, db: str, redis: str) -> dict[str, str]:
+    """The production settings on loopback, with a fresh secret key, for the servers and
+    this process (its Django, for the data and the session cookies)."""
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.prod",
         "DJANGO_HTTPS": "false",
         "DJANGO_DEBUG": "false",
-        "DJANGO_SECRET_KEY": key,
-        "DATABASE_URL": f"{args.pg}/{args.db}",
-        "REDIS_URL": args.redis,
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DATABASE_URL": f"{pg}/{db}",
+        "REDIS_URL": redis,
     }
     os.environ.update(
         {k: v for k, v in env.items() if k.startswith(("DJANGO_", "DATABASE_", "REDIS_"))}
     )
-    py = sys.executable
-    make_database(args.pg, args.db)
-    subprocess.run(["redis-cli", "-u", args.redis, "FLUSHDB"], check=True, capture_output=True)
+    return env
+
+
+def database_prepare(pg: str, db: str, redis: str, env: dict[str, str]) -> None:
+    """A fresh database, migrated and bootstrapped, the cache emptied, the static files
+    collected."""
+    make_database(pg, db)
+    subprocess.run(["redis-cli", "-u", redis, "FLUSHDB"], check=True, capture_output=True)
     for command in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"], ["bootstrap"]):
-        subprocess.run([py, "manage.py", *command], cwd=ROOT, env=env, check=True,
+        subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True,
                        stdout=subprocess.DEVNULL)  # fmt: skip
-    import django
 
-    django.setup()
-    made = build(args.connections, sizes)
-    listed = pages(made, sizes)
-    if args.only:
-        wanted = tuple(w.strip() for w in args.only.split(","))
-        listed = [p for p in listed if p[0].startswith(wanted)]
 
-    from django.contrib.sessions.models import Session
-
-    gunicorn = str(Path(py).with_name("gunicorn"))
-    common = ["--workers", str(args.workers), "--max-requests", "2000",
+def servers_start(
+    env: dict[str, str], workers: int
+) -> tuple[list[subprocess.Popen[bytes]], int, int]:
+    """The app and the bare view, each under gunicorn with the same worker count and
+    recycling; returns the processes and the app's and the bare view's ports."""
+    gunicorn = str(Path(sys.executable).with_name("gunicorn"))
+    common = ["--workers", str(workers), "--max-requests", "2000",
               "--max-requests-jitter", "200", "--log-level", "warning"]  # fmt: skip
     # The app with its own gunicorn settings (preload and warm-up, config/gunicorn.py); the bare
     # view with the same worker count and recycling.
@@ -428,6 +419,35 @@ def main() -> int:
         subprocess.Popen([*app, "--bind", f"127.0.0.1:{app_port}", *common], cwd=ROOT, env=env),
         subprocess.Popen([*bare, "--bind", f"127.0.0.1:{bare_port}", *common], cwd=ROOT, env=env),
     ]
+    return servers, app_port, bare_port
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=8.0, help="per page, and per bare run")
+    parser.add_argument("--connections", type=int, default=50)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--db", default="thoth_pages")
+    parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/7")
+    parser.add_argument("--sizes", default=",".join(map(str, SIZES)))
+    parser.add_argument("--only", default="", help="comma-separated beginnings of page names")
+    args = parser.parse_args()
+    sizes = tuple(int(s) for s in args.sizes.split(","))
+    env = prod_env(args.pg, args.db, args.redis)
+    database_prepare(args.pg, args.db, args.redis, env)
+    import django
+
+    django.setup()
+    made = build(args.connections, sizes)
+    listed = pages(made, sizes)
+    if args.only:
+        wanted = tuple(w.strip() for w in args.only.split(","))
+        listed = [p for p in listed if p[0].startswith(wanted)]
+
+    from django.contrib.sessions.models import Session
+
+    servers, app_port, bare_port = servers_start(env, args.workers)
     tmp = Path(tempfile.mkdtemp(prefix="thoth-pages-"))
     scripts = {"read": tmp / "read.lua", "drill": tmp / "drill.lua", "table": tmp / "table.lua"}
     for kind, text in (("read", READ_LUA), ("drill", DRILL_LUA), ("table", TABLE_LUA)):

@@ -69,6 +69,9 @@ def dashboard_rows(data: Dashboard) -> Iterator[list[Any]]:
         _("Last active"),
         _("Accuracy, last 7 days, %"),
         _("Accuracy, last 30 days, %"),
+        _("Counting answers"),
+        _("Counting accuracy, %"),
+        _("Counting answer time, s"),
     ]
     yield head + [a.title for a in data.assignments]
     for row in data.rows:
@@ -84,6 +87,9 @@ def dashboard_rows(data: Dashboard) -> Iterator[list[Any]]:
             f.last_active.isoformat() if f and f.last_active else "",
             _num(row.week.accuracy, 1),
             _num(row.month.accuracy, 1),
+            row.counting.count,
+            _num(row.counting.accuracy, 1),
+            _num(row.counting.avg_ms / 1000 if row.counting.avg_ms is not None else None, 1),
             *[f"{p.counted}/{p.assignment.hands}" for p in row.progress],
         ]
 
@@ -103,6 +109,11 @@ def answer_rows(answers: Iterable[Answer]) -> Iterator[list[Any]]:
         _("EV of each option"),
         _("Rules"),
         _("Assignment"),
+        _("Count system"),
+        _("True count"),
+        _("Count typed"),
+        _("Right count"),
+        _("Answer time, s"),
     ]
     for a in answers:
         yield [
@@ -119,4 +130,9 @@ def answer_rows(answers: Iterable[Answer]) -> Iterator[list[Any]]:
             " ".join(f"{m}:{v:+.4f}" for m, v in sorted(a.ev.items())),
             a.rules_key,
             a.context or "",
+            a.count_system,
+            "" if a.true_count is None else a.true_count,
+            "" if a.answer is None else a.answer,
+            "" if a.right_answer is None else a.right_answer,
+            _num(a.time_taken_ms / 1000 if a.time_taken_ms is not None else None, 1),
         ]

@@ -97,17 +97,39 @@ class AssignmentForm(records.RulesForm, _TaskFields):
     up = ChoiceField(
         label=_("Dealer's up card"), choices=UP_CHOICES, initial=DEFAULT_UP, required=False
     )
+    # The counting drills' settings (issue 31), as the trainer's drill form has them.
+    system = ChoiceField(
+        label=_("Count system"), choices=records.SYSTEM_CHOICES, initial="hilo", required=False
+    )
+    pace = ChoiceField(
+        label=_("Seconds per card or round"),
+        choices=records.PACE_CHOICES,
+        initial="1000",
+        required=False,
+    )
+    cards = ChoiceField(
+        label=_("Cards to count"), choices=records.CARDS_CHOICES, initial="10", required=False
+    )
+    step = ChoiceField(label=_("Shown"), choices=records.STEP_CHOICES, initial="1", required=False)
 
-    field_order = ["title", "focus", "up", "preset"]
+    field_order = ["title", "focus", "up", "system", "pace", "cards", "step", "preset"]
 
     def drill_settings(self) -> dict[str, str]:
-        """What the trainer's drill form gets: focus, up card, preset, the options changed."""
+        """What the trainer's drill form gets: focus, up card, preset, the options changed,
+        and for a counting drill its system (and the running count's pace and cards)."""
         data = self.cleaned_data
+        focus = data["focus"]
         settings = {
-            "focus": data["focus"],
+            "focus": focus,
             "up": data.get("up") or DEFAULT_UP,
             "preset": data["preset"],
         }
+        if focus in records.SYSTEM_FOCUSES:
+            settings["system"] = data.get("system") or "hilo"
+        if focus in records.PACE_FOCUSES:
+            settings["pace"] = data.get("pace") or "1000"
+            settings["cards"] = data.get("cards") or "10"
+            settings["step"] = data.get("step") or "1"
         settings.update({name: data[name] for name in self.OPTION_NAMES if data.get(name)})
         return settings
 

@@ -41,6 +41,8 @@ SORT_LABELS = {
     "week": gettext_noop("Last 7 days"),
     "month": gettext_noop("Last 30 days"),
     "last": gettext_noop("Last active"),
+    "counting": gettext_noop("Counting accuracy"),
+    "speed": gettext_noop("Counting answer time"),
 }
 
 
@@ -68,6 +70,7 @@ class Formats:
         self.of = _("%(done)s of %(total)s")
         self.done = _("done")
         self.split = _("%(drill)s drill, %(table)s table")
+        self.seconds = _("%(s)s s")
 
     def fixed(self, value: float, digits: int) -> str:
         """A number with ``digits`` decimals as the language writes it ("66.7", "66,7"),
@@ -85,7 +88,9 @@ class Formats:
         return ("+" if value >= 0 else "−") + self.fixed(abs(value), digits)
 
     def percent(self, score: Score, digits: int) -> str:
-        acc = score.accuracy
+        return self.accuracy(score.accuracy, digits)
+
+    def accuracy(self, acc: float | None, digits: int) -> str:
         return NO_VALUE if acc is None else percent(self.fixed(acc, digits), language=self.language)
 
 
@@ -161,6 +166,8 @@ class RowView:
     last_iso: str
     last: str
     progress: list[ProgressBar]
+    counting: str = NO_VALUE  # accuracy of the answers made with a count
+    speed: str = NO_VALUE  # their mean answer time, in seconds
 
 
 @dataclass(frozen=True)
@@ -174,6 +181,7 @@ def _row(row: DashboardRow, href: str, fm: Formats) -> RowView:
     last_iso, last = _when(f.last_active if f else None)
     split = "" if f is None else fm.split % {"drill": f.drill, "table": f.table}
     week, month = row.week_trend, row.month_trend
+    c_ms = row.counting.avg_ms if row.counting.count else None
     return RowView(
         username=row.membership.student.username,
         name=row.name,
@@ -189,6 +197,8 @@ def _row(row: DashboardRow, href: str, fm: Formats) -> RowView:
         last_iso=last_iso,
         last=last,
         progress=[progress_bar(p, fm) for p in row.progress],
+        counting=fm.accuracy(row.counting.accuracy, 1),
+        speed=NO_VALUE if c_ms is None else fm.seconds % {"s": fm.fixed(c_ms / 1000, 1)},
     )
 
 

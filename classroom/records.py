@@ -31,23 +31,40 @@ from functools import reduce
 from typing import Any
 
 from django.db import connection
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models import Avg, Count, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from core.display import MOVE_LABELS
-from decisions.models import OFFER_CATEGORIES, Decision
+from decisions.models import CELLESS_CATEGORIES, Decision
 from trainer.context import DrillNotice, drill_context_set, drill_notice_register
 from trainer.dealing import dealable_cell
-from trainer.forms import CELLS_FOCUS, FOCUS_CHOICES, PRESET_LABELS, RulesForm
+from trainer.forms import (
+    CARDS_CHOICES,
+    CELLS_FOCUS,
+    FOCUS_CHOICES,
+    PACE_CHOICES,
+    PACE_FOCUSES,
+    PRESET_LABELS,
+    STEP_CHOICES,
+    SYSTEM_CHOICES,
+    SYSTEM_FOCUSES,
+    RulesForm,
+)
 
 __all__ = [
+    "CARDS_CHOICES",
     "CATEGORY_CHOICES",
     "CELLS_FOCUS",
     "FOCUS_CHOICES",
     "MOVE_LABELS",
+    "PACE_CHOICES",
+    "PACE_FOCUSES",
     "PRESET_LABELS",
+    "STEP_CHOICES",
+    "SYSTEM_CHOICES",
+    "SYSTEM_FOCUSES",
     "DrillNotice",
     "RulesForm",
     "dealable",
@@ -94,6 +111,20 @@ class StudentFigures:
 
 
 @dataclass(frozen=True)
+class CountingFigures:
+    """A student's answers made with a count (the counting drills, index plays, moves at a
+    count-mode table): how many, how many right, and the mean answer time where known."""
+
+    count: int = 0
+    correct: int = 0
+    avg_ms: float | None = None
+
+    @property
+    def accuracy(self) -> float | None:
+        return 100.0 * self.correct / self.count if self.count else None
+
+
+@dataclass(frozen=True)
 class Answer:
     """One decision as the class pages and exports show it."""
 
@@ -116,6 +147,10 @@ class Answer:
     rules_key: str
     context: str | None
     time_taken_ms: int | None
+    count_system: str = ""
+    true_count: int | None = None
+    answer: int | None = None
+    right_answer: int | None = None
 
 
 @dataclass(frozen=True)
@@ -288,6 +323,29 @@ def student_figures(
     return out
 
 
+def counting_figures(
+    *, members: Members, since: datetime | None, until: datetime | None
+) -> dict[int, CountingFigures]:
+    """Per student, in the date range: the answers made with a count, right ones and mean
+    answer time.  One grouped query over the partial index ``decision_count_idx (user_id,
+    created_at) INCLUDE (correct, time_taken_ms, category) WHERE count_system <> ''``, one
+    range per student from their joining."""
+    if not members:
+        return {}
+    rows = (
+        _base(members, since, until)
+        .exclude(count_system="")
+        .values("user_id")
+        .annotate(n=Count("id"), ok=Count("id", filter=Q(correct=True)), ms=Avg("time_taken_ms"))
+    )
+    return {
+        r["user_id"]: CountingFigures(
+            r["n"], int(r["ok"] or 0), float(r["ms"]) if r["ms"] is not None else None
+        )
+        for r in rows
+    }
+
+
 # A due date for an assignment without one, so that every window has an end.
 _NO_DUE = datetime(9999, 1, 1, tzinfo=UTC)
 
@@ -341,7 +399,7 @@ def heat(*, members: Members, since: datetime | None, until: datetime | None) ->
     """Accuracy per chart cell (insurance and even-money decisions have no cell)."""
     rows = (
         _base(members, since, until)
-        .exclude(category__in=OFFER_CATEGORIES)
+        .exclude(category__in=CELLESS_CATEGORIES)
         .values("chart_kind", "chart_row", "dealer_points")
         .annotate(**_score_aggregates())
     )
@@ -355,7 +413,7 @@ def costliest_mistakes(
     rows = (
         _base(members, since, until)
         .filter(correct=False)
-        .exclude(category__in=OFFER_CATEGORIES)
+        .exclude(category__in=CELLESS_CATEGORIES)
         .values("chart_kind", "chart_row", "dealer_points", "choice", "best")
         .annotate(n=Count("id"), students=Count("user_id", distinct=True), lost=Sum("ev_lost"))
         .order_by("-lost", "-n", "chart_kind", "chart_row", "dealer_points", "choice")[:limit]
@@ -382,7 +440,7 @@ def costliest_cells(
     rows = (
         _base(members, since, until)
         .filter(correct=False)
-        .exclude(category__in=OFFER_CATEGORIES)
+        .exclude(category__in=CELLESS_CATEGORIES)
         .values("chart_kind", "chart_row", "dealer_points")
         .annotate(lost=Sum("ev_lost"))
         .order_by("-lost", "chart_kind", "chart_row", "dealer_points")[:limit]
@@ -412,6 +470,10 @@ _ANSWER_FIELDS = (
     "rules_key",
     "context",
     "time_taken_ms",
+    "count_system",
+    "true_count",
+    "answer",
+    "right_answer",
 )
 
 
@@ -431,7 +493,7 @@ def cell_answers(
     """The latest answers in one chart cell."""
     kind, row, up = cell
     qs = _base(members, since, until).filter(chart_kind=kind, chart_row=row, dealer_points=up)
-    qs = qs.exclude(category__in=OFFER_CATEGORIES).order_by("-created_at", "-id")
+    qs = qs.exclude(category__in=CELLESS_CATEGORIES).order_by("-created_at", "-id")
     return list(_answers(qs[:limit]))
 
 

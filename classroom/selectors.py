@@ -32,7 +32,7 @@ HEAT_ROWS: dict[str, tuple[int, ...]] = {
 }
 # A heat-map cell with fewer answers than this is greyed: too few to say anything.
 HEAT_MIN_ANSWERS = 5
-SORTS = ("name", "hands", "accuracy", "lost", "last", "week", "month")
+SORTS = ("name", "hands", "accuracy", "lost", "last", "week", "month", "counting", "speed")
 
 
 # --- access ------------------------------------------------------------------------------
@@ -182,6 +182,7 @@ class DashboardRow:
     name: str
     figures: StudentFigures | None
     progress: list[Progress]
+    counting: records.CountingFigures = field(default_factory=records.CountingFigures)
 
     @property
     def score(self) -> Score:
@@ -222,6 +223,8 @@ def _sort_key(sort: str) -> Any:
             "last": row.figures.last_active if row.figures else None,
             "week": row.week.accuracy,
             "month": row.month.accuracy,
+            "counting": row.counting.accuracy,
+            "speed": row.counting.avg_ms,
         }[sort]
         return (value is None, value if value is not None else 0)
 
@@ -241,7 +244,9 @@ def class_students(*, classroom: Classroom, last_answers: bool = False) -> list[
 # their key, except the trend periods' edges (now, to the minute) and a decision deleted by
 # hand, which this bounds.
 FIGURES_SECONDS = 60
-Figures = tuple[dict[int, StudentFigures], dict[tuple[int, int], Score]]
+Figures = tuple[
+    dict[int, StudentFigures], dict[tuple[int, int], Score], dict[int, records.CountingFigures]
+]
 
 
 def _class_figures(
@@ -273,8 +278,9 @@ def _class_figures(
     joined = members_joined(members)
     figures = records.student_figures(members=joined, since=since, until=until, now=minute)
     progress = records.assignment_progress(windows=_windows(assignments), members=joined)
-    cache.set(key, (figures, progress), FIGURES_SECONDS)
-    return figures, progress
+    counting = records.counting_figures(members=joined, since=since, until=until)
+    cache.set(key, (figures, progress, counting), FIGURES_SECONDS)
+    return figures, progress, counting
 
 
 def dashboard_stamp(*, classroom: Classroom, now: datetime) -> tuple[Any, ...]:
@@ -301,17 +307,18 @@ def dashboard(
     now: datetime,
     sort: str = "name",
 ) -> Dashboard:
-    """One row per student; four queries whatever the class's size, two when nothing has
+    """One row per student; five queries whatever the class's size, two when nothing has
     changed since the same figures were last computed (:func:`_class_figures`)."""
     members = class_students(classroom=classroom, last_answers=True)
     assignments = class_assignments(classroom=classroom)
-    figures, progress = _class_figures(classroom, members, assignments, since, until, now)
+    figures, progress, counting = _class_figures(classroom, members, assignments, since, until, now)
     rows = [
         DashboardRow(
             membership=m,
             name=teacher_name(m.student),
             figures=figures.get(m.student_id),
             progress=[Progress(a, progress.get((a.pk, m.student_id), EMPTY)) for a in assignments],
+            counting=counting.get(m.student_id, records.CountingFigures()),
         )
         for m in members
     ]

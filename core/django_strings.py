@@ -16,6 +16,20 @@ def _catalogue() -> list[str]:  # pragma: no cover - read by makemessages only
         # The user model's field name, shown as the sign-up and log-in label: our own word
         # per language (hy «օգտանուն», as the class export's "Username"), not Django's.
         gettext("username"),
+        # Django's forms' and log-in's words that its Belarusian catalogue gives in the
+        # classical spelling or mistranslates («Набярыце ўвесь лік»): our own in every language.
+        gettext("Password confirmation"),
+        gettext("New password confirmation"),
+        gettext("Enter a whole number."),
+        gettext("Enter a valid date."),
+        gettext("Ensure this value is less than or equal to %(limit_value)s."),
+        gettext("Ensure this value is greater than or equal to %(limit_value)s."),
+        gettext("This account is inactive."),
+        gettext(
+            "Please enter a correct %(username)s and password. Note that both fields may be "
+            "case-sensitive."
+        ),
+        gettext("Select a valid choice. %(value)s is not one of the available choices."),
         gettext("The two password fields didn’t match."),
         gettext("Enter the same password as before, for verification."),
         gettext("Your password can’t be too similar to your other personal information."),

@@ -33,6 +33,9 @@ class Decision(models.Model):
         # A blackjack against an ace: the same two answers (INSURE takes even money), but a
         # different question, so the record says which (issue 16, defect 6).
         EVEN_MONEY = "even_money", _("Even money")
+        # Counting drills (issue 31): a number typed, not a move; no chart cell, no Move.
+        RUNNING_COUNT = "running", _("Running count")
+        TRUE_COUNT = "true_count", _("True count")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="decisions"
@@ -56,9 +59,10 @@ class Decision(models.Model):
     chart_row = models.PositiveSmallIntegerField()
     dealer_points = models.PositiveSmallIntegerField()
 
-    choice = models.CharField(max_length=10, choices=MOVE_CHOICES)
-    best = models.CharField(max_length=10, choices=MOVE_CHOICES)
-    chart_move = models.CharField(max_length=10, choices=MOVE_CHOICES)
+    # Empty ("") for a counting answer (a number, see ``answer``), which has no move.
+    choice = models.CharField(max_length=10, choices=MOVE_CHOICES, blank=True)
+    best = models.CharField(max_length=10, choices=MOVE_CHOICES, blank=True)
+    chart_move = models.CharField(max_length=10, choices=MOVE_CHOICES, blank=True)
     ev = models.JSONField()  # {move: EV per unit of the initial bet}, legal options only
     ev_lost = models.FloatField()  # ev[best] - ev[choice], >= 0
     correct = models.BooleanField()
@@ -67,6 +71,20 @@ class Decision(models.Model):
     # assignment); null (not "") for a free drill or the table, so that the partial index
     # below leaves those rows out.  See trainer/context.py.
     context = models.CharField(max_length=40, null=True, blank=True)  # noqa: DJ001
+
+    # Counting (issue 31).  ``count_system`` is a blackjack.counting system key ("hilo", ...)
+    # for every decision made with a count (a counting drill, an index decision, a move at a
+    # count-mode table), "" otherwise.  ``running_count`` / ``true_count`` / ``cards_left``:
+    # the count the learner was shown or had to find (a counting drill) or played at (an
+    # index decision or a table move: ``true_count``).  ``answer`` / ``right_answer``: the
+    # number the learner typed and the right one, for the running-count and true-count
+    # categories only (their ``choice``, ``best`` and chart cell are empty).
+    count_system = models.CharField(max_length=8, blank=True, default="")
+    running_count = models.SmallIntegerField(null=True, blank=True)
+    true_count = models.SmallIntegerField(null=True, blank=True)
+    cards_left = models.PositiveSmallIntegerField(null=True, blank=True)
+    answer = models.IntegerField(null=True, blank=True)
+    right_answer = models.IntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -86,6 +104,14 @@ class Decision(models.Model):
                 condition=models.Q(context__isnull=False),
                 name="decision_context_idx",
             ),
+            # Counting accuracy and speed per learner (the class dashboard, the stats page):
+            # partial and covering, so the many decisions without a count cost it nothing.
+            models.Index(
+                fields=["user", "created_at"],
+                include=["correct", "time_taken_ms", "category"],
+                condition=~models.Q(count_system=""),
+                name="decision_count_idx",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -94,6 +120,10 @@ class Decision(models.Model):
 
 # Answers to an offer made before the hand is played: they have no chart cell of their own.
 OFFER_CATEGORIES: tuple[str, ...] = (Decision.Category.INSURANCE, Decision.Category.EVEN_MONEY)
+# Answers that are a number (a count), not a move: no chart cell, no Move, no EV.
+COUNT_CATEGORIES: tuple[str, ...] = (Decision.Category.RUNNING_COUNT, Decision.Category.TRUE_COUNT)
+# Every category without a chart cell: left out of the heat map and the weak spots.
+CELLESS_CATEGORIES: tuple[str, ...] = OFFER_CATEGORIES + COUNT_CATEGORIES
 
 
 class WeakSpot(models.Model):

@@ -17,7 +17,7 @@ from accounts.models import User
 from blackjack import Card, Move, Rules, best_by_ev, cell_key, hand_total, is_best_choice, is_pair
 from core.rows import delete_rows, insert_row
 from core.writes import Writes
-from decisions.models import OFFER_CATEGORIES, Decision, WeakSpot
+from decisions.models import CELLESS_CATEGORIES, COUNT_CATEGORIES, Decision, WeakSpot
 
 
 def chart_cell(*, rules: Rules, hand: Sequence[Card], up: Card) -> tuple[str, int, int]:
@@ -43,11 +43,17 @@ def decision_record(
     context: str | None = None,
     writes: Writes | None = None,
     pk: int | None = None,
+    count_system: str = "",
+    true_count: int | None = None,
+    running_count: int | None = None,
+    cards_left: int | None = None,
 ) -> Decision:
     """Store one decision.  ``ev`` holds the EV of every legal option (per unit of the initial
     bet); for an insurance decision its keys are INSURE and DECLINE (holding a blackjack, INSURE
     is even money and the decision's category says so).  ``context`` is the opaque
-    tag of the drill it was answered in (see :mod:`trainer.context`).
+    tag of the drill it was answered in (see :mod:`trainer.context`).  A decision made with a
+    count (an index drill, a count-mode table) gives the system's key and the true count it
+    was played at (and, if known, the running count and the cards left).
 
     Given ``writes``, the decision and its Leitner box are added to them, sent with the
     caller's other writes, and the decision's id is not read back: it is ``pk`` if given
@@ -89,12 +95,75 @@ def decision_record(
         ev_lost=lost,
         correct=is_best_choice(ev, choice),
         time_taken_ms=time_taken_ms,
+        count_system=count_system,
+        true_count=true_count,
+        running_count=running_count,
+        cards_left=cards_left,
     )
     if writes is None:
         insert_row(decision)  # on every answer: the INSERT written out once
     else:
         writes.insert(decision)
     weak_spot_update(decision=decision, hand_points=[c.points for c in hand], writes=writes)
+    return decision
+
+
+def count_answer_record(
+    *,
+    user: User,
+    source: str,
+    category: str,
+    count_system: str,
+    rules: Rules,
+    answer: int,
+    right_answer: int,
+    shown: Sequence[Card] = (),
+    running_count: int | None = None,
+    true_count: int | None = None,
+    cards_left: int | None = None,
+    time_taken_ms: int | None = None,
+    source_ref: str = "",
+    context: str | None = None,
+    pk: int | None = None,
+) -> Decision:
+    """Store one counting answer: a number typed (``answer``) against the right one.
+
+    ``category`` is RUNNING_COUNT or TRUE_COUNT; ``shown`` the cards the learner counted (a
+    running-count drill).  The answer has no move, chart cell or EV: those fields are empty,
+    ``ev_lost`` 0, and no weak spot moves (the learner's counting misses are read from the
+    decisions themselves)."""
+    if category not in COUNT_CATEGORIES:
+        raise ValueError(f"{category!r} is not a counting category")
+    decision = Decision(
+        id=pk,
+        user=user,
+        source=source,
+        source_ref=source_ref,
+        context=context or None,
+        rules=rules.to_dict(),
+        rules_key=rules.key(),
+        hand=[c.code for c in shown],
+        dealer_up="",
+        removed=[],
+        category=category,
+        chart_kind="",
+        chart_row=0,
+        dealer_points=0,
+        choice="",
+        best="",
+        chart_move="",
+        ev={},
+        ev_lost=0.0,
+        correct=answer == right_answer,
+        time_taken_ms=time_taken_ms,
+        count_system=count_system,
+        running_count=running_count,
+        true_count=true_count,
+        cards_left=cards_left,
+        answer=answer,
+        right_answer=right_answer,
+    )
+    insert_row(decision)
     return decision
 
 
@@ -136,7 +205,11 @@ def weak_spot_update(
     unique constraint.  Added to ``writes`` when given (sent with the caller's other writes),
     else sent now; inside the caller's transaction (a move, an answer) either way.
     """
-    if decision.category in OFFER_CATEGORIES:
+    if decision.category in CELLESS_CATEGORIES:
+        return
+    if decision.true_count is not None and decision.source == Decision.Source.DRILL:
+        # An index drill's answer is judged at a count, not on the chart: a weak spot's review
+        # deals the cell from a full shoe, where the basic move is right (issue 31).
         return
     key: list[int | str] = [
         decision.user_id,

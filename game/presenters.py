@@ -42,11 +42,11 @@ from core.per_language import per_language
 from game import ai
 from game.chips import chip_to_select, offer_amount
 from game.codec import state_from_json, to_decimal
-from game.limits import BOXES, rules_of, top_up_due, top_up_threshold
+from game.limits import BOXES, rules_of, top_up_threshold
 from game.models import Round, Seat, Table
 from game.plurals import plural_count
 from game.seen import SeenEvent, SeenHand, SeenRound, seen_round
-from game.selectors import current_round, table_seat, wallet_balance
+from game.selectors import current_round, table_seat, top_up_due_for, wallet_balance
 
 MAX_DELAY = 24  # animation delay classes .delay-0 … .delay-24 in table.css
 # Marks that already end a sentence, in any of the site's languages (Armenian ends one with
@@ -784,7 +784,7 @@ def table_context(
         "rules_line": rules_line(rules),
         "balance": balance,
         "balance_text": fmt(balance),
-        "top_up_due": top_up_due(balance=balance),
+        "top_up_due": top_up_due_for(user=user, balance=balance),
         "top_up_minimum": fmt(top_up_threshold()),
         "round": rnd,
         "view": view,

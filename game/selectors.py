@@ -10,10 +10,12 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
+from django.db.models import Sum
+
 from accounts.models import User
 from blackjack import player_view
 from game.codec import state_from_json
-from game.limits import table_rules
+from game.limits import table_rules, top_up_due
 from game.models import OPENING_BALANCE, LedgerEntry, Round, Seat, Table, Wallet
 
 
@@ -23,6 +25,27 @@ def wallet_balance(*, user: User | Any) -> Decimal:
         return OPENING_BALANCE
     balance = Wallet.objects.filter(user=user).values_list("balance", flat=True).first()
     return OPENING_BALANCE if balance is None else balance
+
+
+def chips_at_stake(*, user: User | Any) -> Decimal:
+    """The chips the learner has in open rounds, at any table: their entries' net, negative
+    while at stake (a visitor has none)."""
+    if not user.is_authenticated:
+        return Decimal(0)
+    net = LedgerEntry.objects.filter(
+        wallet__user=user, round__status=Round.Status.PLAYING
+    ).aggregate(s=Sum("amount"))["s"]
+    return -net if net is not None and net < 0 else Decimal(0)
+
+
+def top_up_due_for(*, user: User | Any, balance: Decimal) -> bool:
+    """Whether the free top-up is due: the one judge for the pages that offer it and the
+    service that gives it (which calls it with the wallet locked), so that a page never offers
+    a top-up the service refuses.  The chips in open rounds are read only when the balance
+    alone is below the minimum: they can only make a top-up not due."""
+    if not top_up_due(balance=balance):
+        return False
+    return top_up_due(balance=balance, at_stake=chips_at_stake(user=user))
 
 
 # The tables are the bootstrap's rows (the admin shows them read-only; ``manage.py bootstrap``

@@ -29,7 +29,6 @@ from random import Random
 from typing import Any, Final
 
 from django.db import IntegrityError, transaction
-from django.db.models import Sum
 from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
@@ -58,9 +57,9 @@ from core.rows import delete_rows, insert_row
 from core.writes import Writes
 from decisions.models import Decision
 from decisions.services import decision_record
-from game import ai, locked
+from game import ai, locked, selectors
 from game.codec import shoe_from_json, shoe_to_json, state_from_json, to_decimal
-from game.limits import BOXES, rules_of, table_rules, top_up_due, top_up_threshold
+from game.limits import BOXES, rules_of, table_rules, top_up_threshold
 from game.models import OPENING_BALANCE, TOP_UP_AMOUNT, LedgerEntry, Round, Seat, Table, Wallet
 
 # Messages shown to the learner; the tests reuse these constants.
@@ -175,14 +174,10 @@ def wallet_top_up(*, user: User) -> Wallet:
     """Add the free 1,000 when the balance, with the chips still in open rounds, is below the
     Scribes' minimum (``top_up_due``)."""
     with transaction.atomic():
+        # The wallet row is locked, and every deal and move locks it too, so no chips move
+        # between the open rounds and the balance while the same judge as the pages' reads them.
         wallet = _wallet_locked(user)
-        # The chips in open rounds (their entries' net, negative while at stake); the wallet
-        # row is locked, and every deal and move locks it too, so none slips in meanwhile.
-        open_net = LedgerEntry.objects.filter(
-            wallet=wallet, round__status=Round.Status.PLAYING
-        ).aggregate(s=Sum("amount"))["s"]
-        at_stake = -open_net if open_net is not None and open_net < 0 else Decimal(0)
-        if not top_up_due(balance=wallet.balance, at_stake=at_stake):
+        if not selectors.top_up_due_for(user=user, balance=wallet.balance):
             minimum = number_format(top_up_threshold(), force_grouping=True)
             raise PlayError(TOP_UP_NOT_DUE % {"minimum": minimum}, "top_up_not_due")
         _entry(wallet, LedgerEntry.Kind.TOP_UP, TOP_UP_AMOUNT).save()

@@ -24,7 +24,7 @@ from core.http import HtmxHttpRequest, local_path
 from core.kept import render_kept
 from game import presenters, selectors, services
 from game.forms import parse_deal, parse_move
-from game.limits import table_rules, top_up_due, top_up_threshold
+from game.limits import table_rules, top_up_threshold
 from game.models import TOP_UP_AMOUNT, Round, Table
 from game.plurals import plural_count
 
@@ -99,7 +99,7 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
         ],
         "balance_text": fmt(balance),
         "balance_count": plural_count(balance),
-        "top_up_due": top_up_due(balance=balance),
+        "top_up_due": selectors.top_up_due_for(user=request.user, balance=balance),
         "top_up_minimum": fmt(top_up_threshold()),
         "fmt": fmt,
         **_top_up_amount(),

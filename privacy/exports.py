@@ -31,7 +31,7 @@ from accounts.selectors import profile_export
 from classroom.selectors import classes_export
 from decisions.selectors import decisions_export, weak_spots_export
 from game.selectors import ledger_export, rounds_export, seats_export, wallet_export
-from trainer.selectors import situations_export
+from trainer.selectors import count_questions_export, situations_export
 
 FORMAT = "hall-of-thoth/user-data"
 FORMAT_VERSION = 1
@@ -81,6 +81,7 @@ def _parts(user: User) -> Iterator[str]:
         ("rounds", rounds_export(user=user)),
         ("decisions", decisions_export(user=user)),
         ("drill_questions", situations_export(user=user)),
+        ("counting_questions", count_questions_export(user=user)),
     ]
     for i, (key, rows) in enumerate(streamed):
         yield f"{_encode(key)}: "

@@ -221,7 +221,7 @@ def _result(
         moves=labels,
     )
     resplit: tuple[str, str] | None = None
-    if best == Move.SPLIT:
+    if best == Move.SPLIT and situation.true_count is None:  # not at a count: the full shoe's
         resplit = _resplit(rules, points, up.points, ev[Move.SPLIT])
     keep = ""
     if category == "even_money":

@@ -26,7 +26,14 @@ FOCUS_CHOICES = [
     ("insurance", _("Insurance decisions")),
     ("exact", _("Where the chart and the exact play differ")),
     ("weak", _("My weak spots")),
+    # Counting (issue 31): the first two ask for a number, the third is a hand at a count.
+    ("running", _("Counting: the running count")),
+    ("true_count", _("Counting: the true count")),
+    ("index", _("Counting: index plays")),
 ]
+# The focuses that use a count system, and those of them that show cards at a pace.
+SYSTEM_FOCUSES = ("running", "true_count", "index")
+PACE_FOCUSES = ("running",)
 CELLS_FOCUS = "cells"
 CELLS_LABEL = _("Hands chosen by your teacher")
 UP_CHOICES = [(str(p), pgettext_lazy("up card", "A") if p == 1 else str(p)) for p in
@@ -116,7 +123,8 @@ class RulesForm(forms.Form):
     resplit_aces = ChoiceField(label=_("Resplit aces"), required=False, choices=YES_NO)
     hit_split_aces = ChoiceField(label=_("Hit split aces"), required=False, choices=YES_NO)
     surrender = ChoiceField(
-        label=_("Surrender"),
+        # The rule's name, a noun ("Surrender: none / late"); the move's button is a verb.
+        label=pgettext_lazy("rule option", "Surrender"),
         required=False,
         choices=[
             AS_PRESET,
@@ -145,11 +153,37 @@ class RulesForm(forms.Form):
         return [self[name] for name in _OPTION_FIELDS]
 
 
+SYSTEM_CHOICES = [(key, system.name) for key, system in SYSTEMS.items()]
+# Seconds each card (or round) is shown in the running-count drill; "0" shows all at once.
+PACE_CHOICES = [
+    ("0", _("all at once")),
+    *[(str(ms), f"{ms / 1000:g}") for ms in (500, 750, 1000, 1500, 2000, 3000, 5000)],
+]
+CARDS_CHOICES = [(str(n), str(n)) for n in (6, 10, 15, 20, 30, 52)]
+STEP_CHOICES = [
+    ("1", _("one card at a time")),
+    ("6", _("in rounds: two hands and the dealer's")),
+    ("8", _("in rounds: three hands and the dealer's")),
+]
+
+
 class DrillForm(RulesForm):
     focus = ChoiceField(label=_("Focus"), choices=FOCUS_CHOICES, initial="all")
     up = ChoiceField(label=_("Dealer's up card"), choices=UP_CHOICES, initial="6")
+    # The counting drills' settings; the other focuses ignore them.
+    system = ChoiceField(
+        label=_("Count system"), choices=SYSTEM_CHOICES, initial=DEFAULT_SYSTEM, required=False
+    )
+    pace = ChoiceField(
+        label=_("Seconds per card or round"), choices=PACE_CHOICES, initial="1000", required=False
+    )
+    cards = ChoiceField(
+        label=_("Cards to count"), choices=CARDS_CHOICES, initial="10", required=False
+    )
+    step = ChoiceField(label=_("Shown"), choices=STEP_CHOICES, initial="1", required=False)
 
-    field_order = ["focus", "up", "preset"]
+    field_order = ["focus", "up", "system", "pace", "cards", "step", "preset"]
+    COUNT_FIELDS = ("system", "pace", "cards", "step")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -163,13 +197,25 @@ class DrillForm(RulesForm):
     def up_points(self) -> int:
         return int(self.cleaned_data.get("up") or 6)
 
+    def system_key(self) -> str:
+        return str(self.cleaned_data.get("system") or DEFAULT_SYSTEM)
+
+    def pace_ms(self) -> int:
+        return int(self.cleaned_data.get("pace") or 0)
+
+    def card_count(self) -> int:
+        return int(self.cleaned_data.get("cards") or 10)
+
+    def per_step(self) -> int:
+        return int(self.cleaned_data.get("step") or 1)
+
+    def count_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.COUNT_FIELDS]
+
 
 def settings_query(data: dict[str, str]) -> dict[str, str]:
     """The non-empty settings, for links and hidden fields."""
     return {k: v for k, v in data.items() if v}
-
-
-SYSTEM_CHOICES = [(key, system.name) for key, system in SYSTEMS.items()]
 
 
 class IndicesForm(RulesForm):

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from accounts.models import User
-from trainer.models import Situation
+from trainer.models import CountQuestion, Situation
 
 
 def situation_open(*, user: User) -> Situation | None:
@@ -18,6 +18,17 @@ def situation_open(*, user: User) -> Situation | None:
 def situation_of(*, user: User, pk: int) -> Situation | None:
     """A situation of this learner's; ``None`` for anyone else's or none."""
     return Situation.objects.filter(pk=pk, user=user).first()
+
+
+def count_open(*, user: User) -> CountQuestion | None:
+    """The learner's latest unanswered counting question, if any."""
+    return CountQuestion.objects.filter(user=user, decision__isnull=True).first()
+
+
+def count_of(*, user: User, pk: int) -> CountQuestion | None:
+    """A counting question of this learner's (with its decision); ``None`` for anyone
+    else's or none."""
+    return CountQuestion.objects.filter(pk=pk, user=user).select_related("decision").first()
 
 
 # --- the user's own data download (privacy) ----------------------------------------------
@@ -47,6 +58,9 @@ def situations_export(*, user: User) -> Iterator[dict[str, Any]]:
             "ev",
             "chart_move",
             "dealer_bust",
+            "count_system",
+            "true_count",
+            "index_play",
             "decision_id",
         )
     )
@@ -54,6 +68,27 @@ def situations_export(*, user: User) -> Iterator[dict[str, Any]]:
         row: dict[str, Any] = dict(found)
         row["decision"] = row.pop("decision_id")
         if row["decision"] is None:
-            for answer in ("ev", "chart_move", "dealer_bust"):
+            for answer in ("ev", "chart_move", "dealer_bust", "index_play"):
                 row.pop(answer)
+        yield row
+
+
+def count_questions_export(*, user: User) -> Iterator[dict[str, Any]]:
+    """Every counting question dealt to the user, oldest first, streamed; an open one (at
+    most the one on the drill page) leaves out its right answer."""
+    rows = (
+        CountQuestion.objects.filter(user=user)
+        .order_by("dealt_at", "id")
+        .values(
+            "id", "dealt_at", "kind", "system", "context", "rules", "rules_key", "cards",
+            "pace_ms", "per_step", "running_count", "cards_left", "right_answer", "decision_id",
+        )
+    )  # fmt: skip
+    for found in rows.iterator(chunk_size=EXPORT_CHUNK):
+        row: dict[str, Any] = dict(found)
+        row["decision"] = row.pop("decision_id")
+        if row["decision"] is None:
+            row.pop("right_answer")
+            if row["kind"] == CountQuestion.Kind.RUNNING:
+                row.pop("running_count")  # the running count is that question's answer
         yield row

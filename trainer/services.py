@@ -6,9 +6,12 @@ reads come from :mod:`computed`.
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Sequence
 from random import Random
 
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -23,13 +26,16 @@ from blackjack import (
     is_pair,
     legal_moves_for_points,
 )
+from blackjack.counting import SYSTEMS, CountSystem, count_shoe
+from computed.indices import indices_get
 from computed.selectors import tables_get
 from computed.services import chart_job_ensure
 from computed.tables import Tables, chart_move_with, live_cell
 from core.writes import Writes
 from decisions.models import Decision
 from decisions.selectors import weak_cell
-from decisions.services import decision_record, next_decision_id
+from decisions.services import count_answer_record, decision_record, next_decision_id
+from trainer.count_dealing import index_deal, removed_for, running_deal, true_count_deal
 from trainer.dealing import (
     MULTI_CARD_CHANCE,
     DrillCell,
@@ -40,17 +46,32 @@ from trainer.dealing import (
     pick_cell,
     points_for,
 )
-from trainer.models import Situation
+from trainer.models import CountQuestion, Situation
 
 FOCUSES: tuple[str, ...] = (
-    "all", "hard", "soft", "pair", "up", "insurance", "exact", "weak", "cells"
+    "all", "hard", "soft", "pair", "up", "insurance", "exact", "weak", "cells", "index"
 )  # fmt: skip
+# The counting drills whose answer is a number (a CountQuestion, not a Situation).
+COUNT_FOCUSES: tuple[str, ...] = (CountQuestion.Kind.RUNNING, CountQuestion.Kind.TRUE_COUNT)
+INDEX_FOCUS = "index"
 ILLEGAL_MOVE = _("That move is not one of the options in this situation.")
 UNKNOWN_FOCUS = "Unknown drill focus."
+NOT_A_COUNT = _("Type the count as a whole number, such as 3, −2 or 0.")
+COUNT_LIMIT = 9999  # no count of an eight-deck shoe comes near it
+INDEX_EV_SECONDS = 24 * 3600  # the EVs at a count never change; a day keeps the cache small
 
 
 class NotAnOption(ValueError):
     """A move that is not an option of the situation answered."""
+
+
+class NotACount(ValueError):
+    """An answer to a counting question that is not a whole number in range."""
+
+
+class NoIndexTable(LookupError):
+    """The index table of the rule set and system is not stored yet (the index page computes
+    it); an index drill cannot be dealt until it is."""
 
 
 def situation_evaluate(
@@ -96,8 +117,13 @@ def situation_deal(
     rng: Random | None = None,
     cells: Sequence[tuple[str, int, int]] = (),
     context: str | None = None,
+    system: str = "",
 ) -> Situation:
     """Deal the next drill situation for ``focus`` and store it with its exact analysis.
+
+    Focus ``"index"`` deals an index play of the stored index table of ``rules`` and
+    ``system`` at a true count on one side of its index, with the exact EVs at that count
+    (:func:`index_evs`); :class:`NoIndexTable` when the table is not stored yet.
 
     Focus ``"cells"`` deals from the chart cells given, ``(kind, row, up)`` (cells no two-card
     hand falls in are skipped); ``context`` is stored on the situation and then on its decision.
@@ -109,6 +135,8 @@ def situation_deal(
     if focus not in FOCUSES:
         raise ValueError(UNKNOWN_FOCUS)
     rng = rng if rng is not None else Random()
+    if focus == INDEX_FOCUS:
+        return _index_situation(user=user, rules=rules, system=system, rng=rng, context=context)
     tables = tables_get(rules)
     if tables is None:
         chart_job_ensure(rules)
@@ -213,6 +241,8 @@ def situation_answer(
             context=situation.context,
             writes=writes,
             pk=pk,
+            count_system=situation.count_system,
+            true_count=situation.true_count,
         )
         situation.decision = decision
         if writes is None:
@@ -226,4 +256,176 @@ def situation_answer(
 def situations_delete(*, user: User) -> int:
     """Delete every drill question dealt to the user (the account deletion's part)."""
     deleted, _ = Situation.objects.filter(user=user).delete()
-    return deleted
+    counted, _ = CountQuestion.objects.filter(user=user).delete()
+    return deleted + counted
+
+
+# --- counting drills (issue 31) ----------------------------------------------------------
+
+
+def index_evs(
+    *, rules: Rules, system: CountSystem, cards_left: int, t: int, hand: Sequence[int], up: int
+) -> tuple[dict[Move, float], float]:
+    """The exact EV of every option of ``hand`` against ``up`` at true count ``t``, on the
+    shoe the index computation used for that count (:func:`blackjack.counting.count_shoe`
+    at the table's depth), and the dealer's bust chance there.  Kept in the cache: a few
+    hundred cells and counts per rule set and system, each a few tens of milliseconds."""
+    points = list(hand)
+    cells = "-".join(map(str, points))
+    key = f"trainer:index-ev:{rules.key()}:{system.key}:{cards_left}:{t}:{cells}:{up}"
+    kept = cache.get(key)
+    if kept is not None:
+        return {Move(m): float(v) for m, v in kept[0].items()}, float(kept[1])
+    shoe = count_shoe(system, rules.decks, cards_left, t)
+    removed = removed_for(rules, shoe, [*points, up])
+    if removed is None:  # the count shoe always holds the hand's cards: a broken table
+        raise NoIndexTable(f"{points} v {up} do not fit the shoe at {t}")
+    pair = len(points) == 2 and points[0] == points[1]
+    analysis = analyze(rules, points, up, removed=removed, pair=pair)
+    ev, bust = dict(analysis.ev), float(analysis.dealer.bust)
+    cache.set(key, ({m.value: v for m, v in ev.items()}, bust), INDEX_EV_SECONDS)
+    return ev, bust
+
+
+def _index_situation(
+    *, user: User, rules: Rules, system: str, rng: Random, context: str | None
+) -> Situation:
+    count_system = SYSTEMS.get(system)
+    if count_system is None:
+        raise ValueError(UNKNOWN_FOCUS)
+    table = indices_get(rules, count_system)
+    deal = index_deal(table=table, rng=rng) if table is not None else None
+    if table is None or deal is None:
+        raise NoIndexTable(rules.key())
+    ev, bust = index_evs(
+        rules=rules,
+        system=count_system,
+        cards_left=table.cards_left,
+        t=deal.true_count,
+        hand=deal.hand,
+        up=deal.up,
+    )
+    hand = cards_for(list(deal.hand), rng, rules, pair=deal.play.kind == "pair")
+    return Situation.objects.create(
+        user=user,
+        rules=rules.to_dict(),
+        rules_key=rules.key(),
+        hand=[c.code for c in hand],
+        dealer_up=card_of(deal.up, rng).code,
+        focus=INDEX_FOCUS,
+        kind=Situation.Kind.PLAY,
+        ev={str(m): v for m, v in ev.items()},
+        chart_move=deal.play.basic.value,
+        dealer_bust=bust,
+        context=context or None,
+        count_system=count_system.key,
+        true_count=deal.true_count,
+        index_play=deal.play.to_list(),
+    )
+
+
+def count_deal(
+    *,
+    user: User,
+    rules: Rules,
+    kind: str,
+    system: str,
+    cards: int = 10,
+    pace_ms: int = 0,
+    per_step: int = 1,
+    rng: Random | None = None,
+    context: str | None = None,
+) -> CountQuestion:
+    """Deal a counting question (``kind`` running or true count) and store it with its
+    right answer.  The bounds of ``cards``, ``pace_ms`` and ``per_step`` are the form's."""
+    count_system = SYSTEMS.get(system)
+    if count_system is None or kind not in COUNT_FOCUSES:
+        raise ValueError(UNKNOWN_FOCUS)
+    rng = rng if rng is not None else Random()
+    common = {
+        "user": user,
+        "kind": kind,
+        "system": count_system.key,
+        "rules": rules.to_dict(),
+        "rules_key": rules.key(),
+        "context": context or None,
+    }
+    if kind == CountQuestion.Kind.RUNNING:
+        running = running_deal(rules=rules, system=count_system, cards=cards, rng=rng)
+        return CountQuestion.objects.create(
+            **common,
+            cards=[c.code for c in running.cards],
+            pace_ms=pace_ms,
+            per_step=per_step,
+            running_count=running.running,
+            right_answer=running.running,
+        )
+    shoe = true_count_deal(rules=rules, system=count_system, rng=rng)
+    return CountQuestion.objects.create(
+        **common,
+        running_count=shoe.running,
+        cards_left=shoe.cards_left,
+        right_answer=shoe.true_count,
+    )
+
+
+_COUNT_RE = re.compile(r"[+\-−]?[0-9]{1,4}")
+
+
+def parse_count(text: str) -> int:
+    """A typed count: a whole number, signed or not (the minus sign or a hyphen), ASCII
+    digits only; :class:`NotACount` for anything else or beyond :data:`COUNT_LIMIT`.
+
+    >>> parse_count(" -3 "), parse_count("+2"), parse_count("−4"), parse_count("0")
+    (-3, 2, -4, 0)
+    """
+    text = text.strip()
+    if not _COUNT_RE.fullmatch(text):
+        raise NotACount(NOT_A_COUNT)
+    value = int(text.replace("−", "-"))
+    if abs(value) > COUNT_LIMIT:
+        raise NotACount(NOT_A_COUNT)
+    return value
+
+
+def showing_ms(question: CountQuestion) -> int:
+    """How long the cards were being shown, by the pace chosen: not part of the answer time."""
+    steps = math.ceil(len(question.cards) / max(question.per_step, 1))
+    return question.pace_ms * steps
+
+
+def count_answer(*, user: User, question_id: int, text: str) -> tuple[CountQuestion, bool]:
+    """Record the number typed for a counting question; returns the question and whether
+    this call recorded it.  ``CountQuestion.DoesNotExist`` for an id that is not the user's,
+    :class:`NotACount` for text that is not a count; a question answered already is returned
+    unchanged (a second click or tab never stores a second decision)."""
+    value = parse_count(text)
+    with transaction.atomic():
+        question = CountQuestion.objects.select_for_update().get(pk=question_id, user=user)
+        if question.decision_id is not None:
+            return question, False
+        elapsed = int((timezone.now() - question.dealt_at).total_seconds() * 1000)
+        taken = max(0, min(elapsed - showing_ms(question), 2_000_000_000))
+        category = (
+            Decision.Category.RUNNING_COUNT
+            if question.kind == CountQuestion.Kind.RUNNING
+            else Decision.Category.TRUE_COUNT
+        )
+        question.decision = count_answer_record(
+            user=user,
+            source=Decision.Source.DRILL,
+            category=category,
+            count_system=question.system,
+            rules=Rules.from_dict(question.rules),
+            answer=value,
+            right_answer=question.right_answer,
+            shown=[Card.parse(c) for c in question.cards],
+            running_count=question.running_count,
+            true_count=question.right_answer if category == Decision.Category.TRUE_COUNT else None,
+            cards_left=question.cards_left,
+            time_taken_ms=taken,
+            source_ref=f"count:{question.pk}",
+            context=question.context,
+        )
+        question.save(update_fields=["decision"])
+    return question, True

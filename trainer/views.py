@@ -7,6 +7,7 @@ whole page, so the drill also works without JavaScript.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
@@ -32,9 +33,10 @@ from core.kept import render_kept
 from decisions import selectors as decision_selectors
 from trainer import selectors, services
 from trainer.context import SETTINGS_KEY, drill_context_get, drill_context_peek, drill_notice
+from trainer.count_display import count_view, index_view
 from trainer.display import situation_view
 from trainer.forms import DrillForm, IndicesForm, RulesForm, settings_query
-from trainer.models import Situation
+from trainer.models import CountQuestion, Situation
 from trainer.presenters import index_rows
 
 SESSION_START_KEY = "trainer_session_start"
@@ -66,6 +68,7 @@ def _drill_context(
     *,
     form: DrillForm | None = None,
     summary: bool = True,
+    count: CountQuestion | None = None,
     **extra: Any,
 ) -> dict[str, Any]:
     """What the drill page or one of its partials shows; the parts a partial does not show
@@ -78,6 +81,8 @@ def _drill_context(
     context: dict[str, Any] = {
         "form": form,
         "view": situation_view(situation) if situation is not None else None,
+        "index": index_view(situation) if situation is not None else None,
+        "count": count_view(count) if count is not None else None,
         "settings": settings,
         "streak": 0,
         "session": None,
@@ -91,10 +96,15 @@ def _drill_context(
         # The drill another app started (a class assignment) says so, and whether this hand
         # is part of it (one dealt before the drill was started is not).
         tag = drill_context_peek(session=request.session, settings=settings)
-        tag = tag or (situation.context if situation is not None else None)
+        question = situation if situation is not None else count
+        tag = tag or (question.context if question is not None else None)
         context["notice"] = drill_notice(user=user, context=tag)
-        context["notice_hand_outside"] = situation is not None and situation.context != tag
+        context["notice_hand_outside"] = question is not None and question.context != tag
     return context
+
+
+def _counting(settings: dict[str, str]) -> bool:
+    return settings.get("focus") in services.COUNT_FOCUSES
 
 
 @never_cache  # a hand in play: never shown from the browser's cache
@@ -103,10 +113,19 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
     """The drill page: the settings and the learner's latest unanswered situation, if any."""
     form = _drill_form(request)
     user = _user(request)
-    situation = None
-    if user is not None:
+    situation = count = None
+    if user is not None and _counting(_settings(request, form)):
+        count = selectors.count_open(user=user)
+    elif user is not None:
         situation = selectors.situation_open(user=user)
-    return render(request, "trainer/drill.html", _drill_context(request, situation, form=form))
+    context = _drill_context(request, situation, form=form, count=count)
+    return render(request, "trainer/drill.html", context)
+
+
+def _indices_query(chosen: dict[str, str]) -> str:
+    """The index page's query for the drill's rule set and system (its link)."""
+    names = IndicesForm.base_fields
+    return urlencode({k: v for k, v in chosen.items() if k in names and k != "focus"})
 
 
 @never_cache
@@ -118,22 +137,104 @@ def deal(request: HtmxHttpRequest) -> HttpResponse:
         return render(request, "trainer/drill.html", context, status=400)
     chosen = settings_query({k: v for k, v in form.cleaned_data.items() if isinstance(v, str)})
     drill_tag, cells = drill_context_get(session=request.session, settings=chosen)
+    focus = form.cleaned_data["focus"]
+    if focus in services.COUNT_FOCUSES:
+        return _count_deal(request, form, chosen, drill_tag)
     # The situation is what a guest is made for; if dealing it fails, no guest remains.
-    with user_or_new_guest(request=request) as user:
-        situation = services.situation_deal(
-            user=user,
-            rules=form.rules(),
-            focus=form.cleaned_data["focus"],
-            up=form.up_points(),
-            cells=cells,
-            context=drill_tag,
+    try:
+        with user_or_new_guest(request=request) as user:
+            situation = services.situation_deal(
+                user=user,
+                rules=form.rules(),
+                focus=focus,
+                up=form.up_points(),
+                cells=cells,
+                context=drill_tag,
+                system=form.system_key(),
+            )
+    except services.NoIndexTable:
+        # Not an error of the learner's: say so, and link to the page that computes it.
+        context = _drill_context(
+            request, None, form=form, summary=False, no_index=_indices_query(chosen)
         )
+        template = "trainer/drill.html#situation" if request.htmx else "trainer/drill.html"
+        return render(request, template, context, status=409)
     if request.session.get(SETTINGS_KEY) != chosen:  # a session write costs a commit
         request.session[SETTINGS_KEY] = chosen
     if request.htmx:
         context = _drill_context(request, situation, form=form, summary=False)
         return render(request, "trainer/drill.html#situation", context)
     return redirect("trainer:situation", pk=situation.pk)
+
+
+def _count_deal(
+    request: HtmxHttpRequest, form: DrillForm, chosen: dict[str, str], drill_tag: str | None
+) -> HttpResponse:
+    with user_or_new_guest(request=request) as user:
+        question = services.count_deal(
+            user=user,
+            rules=form.rules(),
+            kind=form.cleaned_data["focus"],
+            system=form.system_key(),
+            cards=form.card_count(),
+            pace_ms=form.pace_ms(),
+            per_step=form.per_step(),
+            context=drill_tag,
+        )
+    if request.session.get(SETTINGS_KEY) != chosen:
+        request.session[SETTINGS_KEY] = chosen
+    if request.htmx:
+        context = _drill_context(request, None, form=form, summary=False, count=question)
+        return render(request, "trainer/drill.html#situation", context)
+    return redirect("trainer:count", pk=question.pk)
+
+
+@never_cache
+@require_GET
+def count(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """A counting question of the learner's, asked or answered (the page a plain form's
+    deal and answer come back to)."""
+    user = _user(request)
+    found = selectors.count_of(user=user, pk=pk) if user else None
+    if found is None:
+        raise Http404
+    context = _drill_context(request, None, form=_drill_form(request), count=found)
+    return render(request, "trainer/drill.html", context)
+
+
+@never_cache
+@require_POST
+def count_answer(request: HtmxHttpRequest) -> HttpResponse:
+    """The number typed for a counting question, judged against what was dealt."""
+    user = _user(request)
+    try:
+        pk = int(request.POST.get("question", ""))
+    except ValueError:
+        raise Http404 from None
+    if user is None:
+        raise Http404
+    try:
+        found, _created = services.count_answer(
+            user=user, question_id=pk, text=request.POST.get("count", "")
+        )
+    except CountQuestion.DoesNotExist:
+        raise Http404 from None
+    except services.NotACount as exc:
+        question = selectors.count_of(user=user, pk=pk)
+        if question is None:
+            raise Http404 from None
+        if request.htmx:
+            context = _drill_context(request, None, summary=False, count=question, error=str(exc))
+            return render(request, "trainer/drill.html#count-answer", context, status=400)
+        context = _drill_context(
+            request, None, form=_drill_form(request), count=question, error=str(exc)
+        )
+        return render(request, "trainer/drill.html", context, status=400)
+    if request.htmx:
+        return render(request, "trainer/drill.html#count-answer", _drill_context(
+            request, None, count=found
+        ))  # fmt: skip
+    return redirect("trainer:count", pk=found.pk)
 
 
 @never_cache
@@ -178,10 +279,11 @@ def answer(request: HtmxHttpRequest) -> HttpResponse:
 @require_GET
 def stats(request: HtmxHttpRequest) -> HttpResponse:
     """The learner's statistics.  Drawn once per state of the learner's record (its stamp: the
-    count and the latest id) and language, and kept whole (core.kept): reading them again until the
-    next decision costs one indexed count, not the aggregates and the heat map's markup."""
+    latest decision and the count of those shortly before it) and language, and kept whole
+    (core.kept): reading them again until the next decision costs two short index ranges, not
+    the aggregates and the heat map's markup."""
     user = _user(request)
-    stamp = decision_selectors.stats_stamp(user=user) if user is not None else (0, 0)
+    stamp = decision_selectors.stats_stamp(user=user) if user is not None else (0, 0, None)
     if user is None or not stamp[0]:
         return render(request, "trainer/stats.html", {"stats_key": None, "ups": UPS})
     data = SimpleLazyObject(lambda: decision_selectors.stats_for(user=user))

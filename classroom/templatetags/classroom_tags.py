@@ -72,3 +72,15 @@ def ev_options(ev: dict[str, float]) -> list[tuple[str, float]]:
 @register.filter
 def get_item(mapping: dict[Any, Any], key: Any) -> Any:
     return mapping.get(key, "")
+
+
+@register.filter
+def drill_label(assignment: Any) -> str:
+    """What an assignment drills: the focus's label, and a counting drill's system."""
+    settings = assignment.settings or {}
+    focus = settings.get("focus") or assignment.focus
+    label = str(dict(records.FOCUS_CHOICES).get(focus, focus))
+    if focus in records.SYSTEM_FOCUSES:
+        system = dict(records.SYSTEM_CHOICES).get(settings.get("system", "hilo"), "")
+        return f"{label} ({system})" if system else label
+    return label

@@ -62,6 +62,51 @@
     }
   });
 
+  // The running-count drill: show the cards one step (a card or a round) at a time at the
+  // pace chosen, each replacing the last, then ask for the count. Without JavaScript, or at
+  // the pace "all at once", every card stays in view.
+  function runCount() {
+    var box = document.querySelector("#situation [data-count-pace]");
+    if (!box || box.getAttribute("data-count-started")) {
+      return;
+    }
+    box.setAttribute("data-count-started", "1");
+    var pace = parseInt(box.getAttribute("data-count-pace"), 10) || 0;
+    var input = document.getElementById("count-input");
+    var steps = box.querySelectorAll(".count-step");
+    if (pace <= 0 || !steps.length) {
+      if (input) input.focus({ preventScroll: true });
+      return;
+    }
+    box.classList.add("count-running");
+    steps.forEach(function (s) { s.hidden = true; });
+    var i = 0;
+    function next() {
+      if (i > 0) steps[i - 1].hidden = true;
+      if (i >= steps.length) {
+        var done = box.querySelector(".count-done");
+        if (done) done.hidden = false;
+        if (input) input.focus({ preventScroll: true });
+        return;
+      }
+      steps[i].hidden = false;
+      i += 1;
+      window.setTimeout(next, pace);
+    }
+    next();
+  }
+  document.addEventListener("DOMContentLoaded", runCount);
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var target = event.detail && event.detail.elt;
+    if (target && target.id === "situation") runCount();
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.target.closest && event.target.closest("[data-trainer-count]");
+    if (form) {
+      form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+    }
+  });
+
   // The up-card choice matters only to the "one dealer up card" focus: show it only then.
   // Without JavaScript it stays visible (and is ignored by the other focuses).
   function syncFocusFields() {
@@ -70,7 +115,7 @@
       return;
     }
     document.querySelectorAll(".drill-settings [data-focus-only]").forEach(function (field) {
-      field.hidden = field.getAttribute("data-focus-only") !== focus.value;
+      field.hidden = field.getAttribute("data-focus-only").split(" ").indexOf(focus.value) < 0;
     });
   }
   document.addEventListener("change", function (event) {

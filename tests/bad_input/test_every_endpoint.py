@@ -30,7 +30,7 @@ from game.models import LedgerEntry, Round, Seat, Wallet
 from game.services import round_deal
 from trainer import services as trainer_services
 from trainer.forms import DrillForm
-from trainer.models import Situation
+from trainer.models import CountQuestion, Situation
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "Scarab-Lapis-9173"
@@ -83,7 +83,7 @@ FIELDS = [
     "seq", "on", "next", "situation", "focus", "up", "preset", "decks", "h17", "surrender",
     "username", "password", "password1", "password2", "display_name", "role",
     "preferred_language", "old_password", "new_password1", "new_password2", "csrfmiddlewaretoken",
-    "token", "\x00", "",
+    "token", "question", "count", "system", "pace", "cards", "step", "\x00", "",
 ]  # fmt: skip
 forms = st.dictionaries(st.sampled_from(FIELDS), values, max_size=8)
 
@@ -106,6 +106,7 @@ POST_PATHS = [
     "/en/play/round/999999999999999999999/move/",
     "/en/trainer/deal/",
     "/en/trainer/answer/",
+    "/en/trainer/count/answer/",
 ]
 GET_PATHS = [
     "/en/",
@@ -119,6 +120,9 @@ GET_PATHS = [
     "/en/trainer/",
     "/en/trainer/s/{situation}/",
     "/en/trainer/s/{other_situation}/",
+    "/en/trainer/c/{count}/",
+    "/en/trainer/c/{other_count}/",
+    "/en/trainer/c/999999999999999999999/",
     "/en/trainer/stats/",
     "/en/trainer/chart/",
     "/en/accounts/login/",
@@ -150,6 +154,7 @@ def snapshot() -> tuple[Any, ...]:
             "pk", "hints", "last_bets", "ai_levels", "shoe"
         )),
         tuple(Situation.objects.order_by("pk").values_list("pk", "decision_id")),
+        tuple(CountQuestion.objects.order_by("pk").values_list("pk", "decision_id")),
         Decision.objects.count(),
         WeakSpot.objects.count(),
     )  # fmt: skip
@@ -167,6 +172,10 @@ def world(tables, learner, other, rig, monkeypatch) -> dict[str, Any]:
         ids[name] = round_deal(user=user, table=scribes, bets={0: 100}).pk
     for name, user in (("situation", learner), ("other_situation", other)):
         ids[name] = trainer_services.situation_deal(user=user, rules=_thoth(), focus="all").pk
+    for name, user in (("count", learner), ("other_count", other)):
+        ids[name] = trainer_services.count_deal(
+            user=user, rules=_thoth(), kind="running", system="hilo"
+        ).pk
     return {"ids": ids, "learner": learner, "other": other}
 
 
@@ -291,6 +300,34 @@ def test_answers_to_someone_elses_situation(world, examples):
         assert snapshot() == before
 
     _run(examples, answer, name=st.one_of(st.sampled_from(["hit", "stand"]), values))
+
+
+@pytest.mark.parametrize("examples", EXAMPLES)
+def test_counts_typed_for_someone_elses_question_or_twice(world, examples):
+    """Another learner's counting question is not found, whatever is typed; one's own,
+    answered, keeps its first answer."""
+    mine = world["ids"]["count"]
+    own = _client(world, "learner")
+    own.post("/en/trainer/count/answer/", {"question": str(mine), "count": "0"})
+    first = CountQuestion.objects.get(pk=mine).decision_id
+    assert first is not None
+
+    def answer(text: str, htmx: bool) -> None:
+        client = _client(world, "learner")
+        headers = HTMX if htmx else {}
+        before = snapshot()
+        pk = world["ids"]["other_count"]
+        response = client.post("/en/trainer/count/answer/", {"question": str(pk), "count": text},
+                               **headers)  # fmt: skip
+        assert response.status_code in (400, 404)
+        assert snapshot() == before
+        response = client.post("/en/trainer/count/answer/", {"question": str(mine), "count": text},
+                               **headers)  # fmt: skip
+        assert response.status_code in (200, 302, 400)
+        assert snapshot() == before
+
+    _run(examples, answer, text=st.one_of(st.sampled_from(["1", "-3", "0"]), values),
+         htmx=st.booleans())  # fmt: skip
 
 
 @pytest.mark.parametrize("examples", EXAMPLES)

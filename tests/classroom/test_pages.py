@@ -239,7 +239,8 @@ def test_the_figures_are_kept_until_an_answer_or_a_student_changes_them(client, 
     client.get("/en/")  # the user's row kept (with a shared cache), as for every later page
     url = f"/en/classes/{k.pk}/"
     first = _queries(client, url)
-    assert _queries(client, url + "?sort=-accuracy") == first - 2  # kept: no aggregate
+    # kept: none of the three aggregates (figures, progress, counting)
+    assert _queries(client, url + "?sort=-accuracy") == first - 3
     assert _queries(client, f"/en/classes/{k.pk}/export.csv") < first
     make_decision(s, correct=True)  # a new answer: counted at once
     with CaptureQueriesContext(connection) as ctx:

@@ -92,6 +92,28 @@ def test_a_top_up_not_due_is_refused_with_a_translated_message(logged_in, learne
     assert Wallet.objects.get(user=learner).balance == Decimal(1000)
 
 
+def test_no_top_up_is_offered_while_the_chips_are_in_an_open_round(logged_in, learner, tables, rig):
+    # The pages judged by the balance alone and offered a top-up the service then refused
+    # ("top_up_not_due"): every chip was on the table, in a round still being played.
+    rig(learner, tables["scribes"], boxes=["10s 6d", "10c 6h"], dealer="10h 7c")
+    rnd = services.round_deal(user=learner, table=tables["scribes"], bets={0: 500, 1: 500})
+    assert rnd.status == "playing" and Wallet.objects.get(user=learner).balance == 0
+    assert 'class="balance">0<' in logged_in.get(en("game:lobby")).content.decode()
+    # The lobby, the round's own table and another table where nothing is at stake.
+    pages = (en("game:lobby"), table_url(), table_url("sixdeck"))
+    for url in pages:
+        assert "Free top-up" not in logged_in.get(url).content.decode(), url
+    refused = logged_in.post(en("game:top_up"), {"next": table_url()}, follow=True)
+    assert "A top-up is given only when" in refused.content.decode()
+    for move in ("stand", "stand"):  # 16s against 17: both boxes lost, the chips gone
+        rnd = services.round_apply_move(round_id=rnd.pk, user=learner, move=move, seq=rnd.seq).round
+    assert rnd.status == "settled"
+    for url in pages:
+        assert "Free top-up" in logged_in.get(url).content.decode(), url
+    logged_in.post(en("game:top_up"), {"next": table_url()})
+    assert Wallet.objects.get(user=learner).balance == Decimal(1000)
+
+
 def test_variant_picker_leads_to_the_preset_table(client, tables):
     response = client.get(en("game:variant"), {"preset": "sixdeck"})
     assert response.status_code == 302 and response.url == table_url("sixdeck")

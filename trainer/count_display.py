@@ -1,0 +1,128 @@
+"""What the drill page shows of a counting question (issue 31) and of an index drill's hand:
+values only, the sentences are the templates'."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from django.template.defaultfilters import floatformat
+
+from blackjack import Rules
+from blackjack.counting import SYSTEMS, CountSystem, IndexPlay, decks_remaining
+from blackjack.counting.systems import DECK
+from core.display import MOVE_LABELS, CardView, card_view, row_label
+from trainer.display import rules_label
+from trainer.models import CountQuestion, Situation
+from trainer.presenters import signed_count
+
+
+@dataclass(frozen=True)
+class CountResultView:
+    correct: bool
+    answer: str  # signed, as a player writes a count
+    right: str
+    seconds: str  # the answer time, one decimal; "" when not known
+    # The true-count working: decks left (to the half deck), the running count less an
+    # unbalanced system's drift, and their quotient before the floor.
+    decks_left: str = ""
+    adjusted: str = ""
+    quotient: str = ""
+
+
+@dataclass(frozen=True)
+class CountView:
+    question: CountQuestion
+    kind: str  # "running" or "true_count"
+    system: CountSystem
+    rules_label: object
+    steps: list[list[CardView]]  # the cards, grouped as shown (one step per card or round)
+    card_total: int
+    pace_ms: int
+    running: str  # signed: the running count shown (true-count question)
+    cards_left: int | None
+    decks: int
+    decks_dealt: str  # one decimal: the decks dealt, for an unbalanced system's drift
+    unbalanced: bool
+    result: CountResultView | None
+
+
+def _decimal(value: Fraction | float, places: int = 1) -> str:
+    return str(floatformat(float(value), places))
+
+
+def count_view(question: CountQuestion) -> CountView:
+    rules = Rules.from_dict(question.rules)
+    system = SYSTEMS[question.system]
+    cards = [card_view(c) for c in question.cards]
+    step = max(question.per_step, 1)
+    steps = [cards[i : i + step] for i in range(0, len(cards), step)]
+    dealt = rules.decks * DECK - (question.cards_left or 0)
+    return CountView(
+        question=question,
+        kind=question.kind,
+        system=system,
+        rules_label=rules_label(rules),
+        steps=steps,
+        card_total=len(cards),
+        pace_ms=question.pace_ms,
+        running=signed_count(question.running_count),
+        cards_left=question.cards_left,
+        decks=rules.decks,
+        decks_dealt=_decimal(Fraction(dealt, DECK)),
+        unbalanced=not system.balanced,
+        result=_result(question, rules, system) if question.decision is not None else None,
+    )
+
+
+def _result(question: CountQuestion, rules: Rules, system: CountSystem) -> CountResultView:
+    decision = question.decision
+    assert decision is not None
+    taken = decision.time_taken_ms
+    seconds = _decimal(taken / 1000) if taken is not None else ""
+    answer = signed_count(decision.answer if decision.answer is not None else 0)
+    right = signed_count(question.right_answer)
+    if question.kind != CountQuestion.Kind.TRUE_COUNT or question.cards_left is None:
+        return CountResultView(decision.correct, answer, right, seconds)
+    decks = decks_remaining(question.cards_left)
+    drift = Fraction(system.per_deck * (rules.decks * DECK - question.cards_left), DECK)
+    adjusted = question.running_count - drift
+    return CountResultView(
+        decision.correct,
+        answer,
+        right,
+        seconds,
+        decks_left=_decimal(decks),
+        adjusted=_decimal(adjusted),
+        quotient=_decimal(adjusted / decks, 2),
+    )
+
+
+@dataclass(frozen=True)
+class IndexView:
+    """An index drill's hand: the system, the true count, and (after the answer) the play."""
+
+    system: str
+    true_count: str
+    hand: str
+    rule: str  # "≥ +3" / "< 0"
+    basic: object
+    move: object
+    applies: bool  # the count is on the index play's side
+
+
+def index_view(situation: Situation) -> IndexView | None:
+    if situation.true_count is None or not situation.index_play:
+        return None
+    play = IndexPlay.from_list(situation.index_play)
+    t = situation.true_count
+    applies = t >= play.index if play.above else t < play.index
+    return IndexView(
+        system=SYSTEMS[situation.count_system].name,
+        true_count=signed_count(t),
+        hand=row_label(play.kind, play.row),
+        rule=play.rule(),
+        basic=MOVE_LABELS[play.basic],
+        move=MOVE_LABELS[play.move],
+        applies=applies,
+    )
