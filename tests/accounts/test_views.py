@@ -110,8 +110,8 @@ def test_signup_with_mismatched_passwords(client):
         ("en", "Select a valid choice. xx is not one of the available choices."),
         # Our catalogue's words, not Django's (core/django_strings.py): be's own is in the
         # classical spelling («значэньнях»).
-        ("ru", "Выберите допустимый вариант: xx среди них нет."),
-        ("be", "Абярыце дапушчальны варыянт: xx сярод іх няма."),
+        ("ru", "Выберите допустимый вариант: значения xx среди вариантов нет."),
+        ("be", "Абярыце правільны варыянт. xx няма сярод даступных варыянтаў."),
     ],
 )
 def test_signup_with_a_forged_language_code(client, lang, message):
