@@ -95,7 +95,7 @@ def test_log_in_with_a_wrong_password_says_so(page, live_server):
     page.get_by_label("Пароль").fill("wrong-password")
     page.get_by_role("button", name="Войти").click()
     assert (
-        "Пожалуйста, введите правильные имя пользователя и пароль"
+        "Введите правильные имя пользователя и пароль"
         in page.locator(".errorlist").inner_text()
     )
 
