@@ -94,10 +94,7 @@ def test_log_in_with_a_wrong_password_says_so(page, live_server):
     page.get_by_label("Имя пользователя").fill("khafre")
     page.get_by_label("Пароль").fill("wrong-password")
     page.get_by_role("button", name="Войти").click()
-    assert (
-        "Введите правильные имя пользователя и пароль"
-        in page.locator(".errorlist").inner_text()
-    )
+    assert "Введите правильные имя пользователя и пароль" in page.locator(".errorlist").inner_text()
 
 
 @pytest.mark.parametrize(("page_fixture", "width"), [("phone_page", 360), ("page", 1280)])
