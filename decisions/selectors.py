@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from random import Random
 from typing import Any
 
 from django.db import connection
-from django.db.models import Avg, Count, OuterRef, Q, Subquery, Sum
+from django.db.models import Avg, Count, Q, Sum
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -241,24 +241,32 @@ def stats_stamp(*, user: User) -> tuple[int, int, datetime | None]:
     new one either becomes the latest or falls inside the window and adds to its count: an
     unchanged stamp means unchanged statistics, and the page keeps what it drew for a stamp.
 
-    One statement, two short ranges of the index on (user, time): counting the learner's whole
-    history instead read every row of it (50,000 decisions: 40-140 ms of PostgreSQL's time).
+    Two short ranges of the index on (user, time): counting the learner's whole history
+    instead read every row of it (50,000 decisions: 40-140 ms of PostgreSQL's time).  Written
+    as SQL because it is read on every visit of the statistics page: the ORM's building of the
+    same two statements cost five times the statements themselves (1.0 ms of the request's
+    CPU, against 0.15 ms; bench/pages.py's "stats 500" lost a quarter of its throughput).
     """
-    recent = (
-        Decision.objects.filter(
-            user=OuterRef("user"), created_at__gte=OuterRef("created_at") - STAMP_WINDOW
+    table = Decision._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT id, created_at FROM {table} WHERE user_id = %s "
+            "ORDER BY created_at DESC, id DESC LIMIT 1",
+            [user.pk],
         )
-        .values("user")
-        .annotate(n=Count("*"))
-        .values("n")
-    )
-    latest = (
-        Decision.objects.filter(user=user)
-        .order_by("-created_at", "-id")
-        .values_list(Subquery(recent), "id", "created_at")
-        .first()
-    )
-    return (0, 0, None) if latest is None else (int(latest[0]), int(latest[1]), latest[2])
+        latest = cursor.fetchone()
+        if latest is None:
+            return (0, 0, None)
+        latest_id, latest_at = latest
+        if timezone.is_naive(latest_at):  # SQLite keeps UTC without its zone
+            latest_at = timezone.make_aware(latest_at, UTC)
+        since = connection.ops.adapt_datetimefield_value(latest_at - STAMP_WINDOW)
+        cursor.execute(
+            f"SELECT COUNT(*) FROM {table} WHERE user_id = %s AND created_at >= %s",
+            [user.pk, since],
+        )
+        (recent,) = cursor.fetchone()
+    return (int(recent), int(latest_id), latest_at)
 
 
 def _nice(value: float) -> float:

@@ -1,4 +1,4 @@
-"""The statistics' stamp: one cheap statement that changes with every new decision, also one
+"""The statistics' stamp: two cheap statements that changes with every new decision, also one
 whose time is older than the latest seen (its transaction committed late)."""
 
 from __future__ import annotations
@@ -33,13 +33,13 @@ def test_no_decision_no_stamp():
     assert stats_stamp(user=user) == (0, 0, None)
 
 
-def test_the_stamp_changes_with_every_new_decision_in_one_statement():
+def test_the_stamp_changes_with_every_new_decision_in_two_short_statements():
     user = User.objects.create_user(username="s1", password="x")
     other = User.objects.create_user(username="s2", password="x")
     old = _made(user, timedelta(days=3))
     with CaptureQueriesContext(connection) as queries:
         first = stats_stamp(user=user)
-    assert len(queries) == 1
+    assert len(queries) == 2  # the latest decision, then the count of its window
     assert first == (1, old.pk, NOW - timedelta(days=3))
     latest = _made(user, timedelta(minutes=1))
     second = stats_stamp(user=user)
