@@ -111,6 +111,14 @@ class AssignmentForm(records.RulesForm, _TaskFields):
         label=_("Cards to count"), choices=records.CARDS_CHOICES, initial="10", required=False
     )
     step = ChoiceField(label=_("Shown"), choices=records.STEP_CHOICES, initial="1", required=False)
+    # A counting drill of the running or the true count is counted in counts typed.
+    hands = forms.IntegerField(
+        label=_("Number of hands or counts"),
+        help_text=_("A running-count or true-count drill asks for counts; the others deal hands."),
+        min_value=1,
+        max_value=1000,
+        initial=50,
+    )
 
     field_order = ["title", "focus", "up", "system", "pace", "cards", "step", "preset"]
 

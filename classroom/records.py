@@ -37,13 +37,14 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from core.display import MOVE_LABELS
-from decisions.models import CELLESS_CATEGORIES, Decision
+from decisions.models import CELLESS_CATEGORIES, WITHOUT_COUNT, Decision
 from trainer.context import DrillNotice, drill_context_set, drill_notice_register
 from trainer.dealing import dealable_cell
 from trainer.forms import (
     CARDS_CHOICES,
     CELLS_FOCUS,
     FOCUS_CHOICES,
+    NUMBER_FOCUSES,
     PACE_CHOICES,
     PACE_FOCUSES,
     PRESET_LABELS,
@@ -59,6 +60,7 @@ __all__ = [
     "CELLS_FOCUS",
     "FOCUS_CHOICES",
     "MOVE_LABELS",
+    "NUMBER_FOCUSES",
     "PACE_CHOICES",
     "PACE_FOCUSES",
     "PRESET_LABELS",
@@ -396,10 +398,12 @@ def assignment_progress(
 
 
 def heat(*, members: Members, since: datetime | None, until: datetime | None) -> dict[Cell, Score]:
-    """Accuracy per chart cell (insurance and even-money decisions have no cell)."""
+    """Accuracy per chart cell, of the moves made without a count (insurance and even-money
+    decisions have no cell; an index play's answer, made at a count, says nothing of it)."""
     rows = (
         _base(members, since, until)
         .exclude(category__in=CELLESS_CATEGORIES)
+        .filter(WITHOUT_COUNT)
         .values("chart_kind", "chart_row", "dealer_points")
         .annotate(**_score_aggregates())
     )
@@ -409,11 +413,13 @@ def heat(*, members: Members, since: datetime | None, until: datetime | None) ->
 def costliest_mistakes(
     *, members: Members, since: datetime | None, until: datetime | None, limit: int = 10
 ) -> list[Mistake]:
-    """The wrong moves that cost the students most, summed over the class."""
+    """The wrong moves that cost the students most, summed over the class (the chart's
+    cells: the moves made without a count, as :func:`heat`)."""
     rows = (
         _base(members, since, until)
         .filter(correct=False)
         .exclude(category__in=CELLESS_CATEGORIES)
+        .filter(WITHOUT_COUNT)
         .values("chart_kind", "chart_row", "dealer_points", "choice", "best")
         .annotate(n=Count("id"), students=Count("user_id", distinct=True), lost=Sum("ev_lost"))
         .order_by("-lost", "-n", "chart_kind", "chart_row", "dealer_points", "choice")[:limit]
@@ -436,11 +442,13 @@ def costliest_mistakes(
 def costliest_cells(
     *, members: Members, since: datetime | None, until: datetime | None, limit: int
 ) -> list[tuple[Cell, float]]:
-    """The chart cells where the students lost most EV, most first."""
+    """The chart cells where the students lost most EV, most first (the moves made without a
+    count, as :func:`heat`: a remedial drill deals the chart's hands)."""
     rows = (
         _base(members, since, until)
         .filter(correct=False)
         .exclude(category__in=CELLESS_CATEGORIES)
+        .filter(WITHOUT_COUNT)
         .values("chart_kind", "chart_row", "dealer_points")
         .annotate(lost=Sum("ev_lost"))
         .order_by("-lost", "chart_kind", "chart_row", "dealer_points")[:limit]
@@ -490,10 +498,11 @@ def cell_answers(
     until: datetime | None,
     limit: int = 200,
 ) -> list[Answer]:
-    """The latest answers in one chart cell."""
+    """The latest answers in one chart cell (those the heat map counts)."""
     kind, row, up = cell
     qs = _base(members, since, until).filter(chart_kind=kind, chart_row=row, dealer_points=up)
-    qs = qs.exclude(category__in=CELLESS_CATEGORIES).order_by("-created_at", "-id")
+    qs = qs.exclude(category__in=CELLESS_CATEGORIES).filter(WITHOUT_COUNT)
+    qs = qs.order_by("-created_at", "-id")
     return list(_answers(qs[:limit]))
 
 

@@ -124,6 +124,11 @@ OFFER_CATEGORIES: tuple[str, ...] = (Decision.Category.INSURANCE, Decision.Categ
 COUNT_CATEGORIES: tuple[str, ...] = (Decision.Category.RUNNING_COUNT, Decision.Category.TRUE_COUNT)
 # Every category without a chart cell: left out of the heat map and the weak spots.
 CELLESS_CATEGORIES: tuple[str, ...] = OFFER_CATEGORIES + COUNT_CATEGORIES
+# The decisions made without a count: the basic-strategy record the heat maps, the weak spots
+# and the costliest cells read.  A move made at a count (an index drill, judged by the EVs at
+# that count; a count-mode table, where the coach plays the index) says nothing of the
+# chart's cell (issue 31).
+WITHOUT_COUNT = models.Q(count_system="")
 
 
 class WeakSpot(models.Model):

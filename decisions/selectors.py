@@ -21,7 +21,13 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from blackjack import KINDS, UPS
-from decisions.models import CELLESS_CATEGORIES, COUNT_CATEGORIES, Decision, WeakSpot
+from decisions.models import (
+    CELLESS_CATEGORIES,
+    COUNT_CATEGORIES,
+    WITHOUT_COUNT,
+    Decision,
+    WeakSpot,
+)
 
 
 @dataclass(frozen=True)
@@ -152,7 +158,8 @@ def stats_for(*, user: User, mistakes: int = 10) -> Stats:
 
     The scores, plots, heat map and mistakes are of the moves; a counting drill's answer (a
     number, no EV) is left out of them and counted in ``counting`` with the moves made at a
-    count, by accuracy and answer time."""
+    count, by accuracy and answer time.  The heat map, the chart's cells, counts only the
+    moves made without a count (an index play's answer says nothing of the chart's cell)."""
     everything = Decision.objects.filter(user=user)
     qs = everything.exclude(category__in=COUNT_CATEGORIES)
     # One pass over the learner's decisions for every category; the overall score is their sum.
@@ -190,6 +197,7 @@ def stats_for(*, user: User, mistakes: int = 10) -> Stats:
     cells = {
         (r["chart_kind"], r["chart_row"], r["dealer_points"]): Score(r["n"], r["ok"], 0.0)
         for r in qs.exclude(category__in=CELLESS_CATEGORIES)
+        .filter(WITHOUT_COUNT)  # the chart's cells: the moves made without a count
         .values("chart_kind", "chart_row", "dealer_points")
         .annotate(n=Count("id"), ok=Count("id", filter=Q(correct=True)))
     }

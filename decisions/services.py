@@ -196,6 +196,8 @@ def weak_spot_update(
 ) -> None:
     """Move the decision's chart cell between Leitner boxes: a miss sends it to box 1 (and
     makes it a weak spot if it was not one), a right answer moves it up a box, out after 5.
+    A decision without a cell, or made at a count (:data:`decisions.models.WITHOUT_COUNT`),
+    moves none.
 
     A miss is an upsert (insert with one miss, or back to box 1 with one more); a right answer
     retires the cell from the last box and moves it up from any other (no row: nothing
@@ -207,9 +209,10 @@ def weak_spot_update(
     """
     if decision.category in CELLESS_CATEGORIES:
         return
-    if decision.true_count is not None and decision.source == Decision.Source.DRILL:
-        # An index drill's answer is judged at a count, not on the chart: a weak spot's review
-        # deals the cell from a full shoe, where the basic move is right (issue 31).
+    if decision.count_system:
+        # A move made at a count (an index drill's answer, judged at the count; a count-mode
+        # table's, where the coach plays the index) says nothing of the chart's cell: a weak
+        # spot's review deals the cell from a full shoe, where the basic move is right.
         return
     key: list[int | str] = [
         decision.user_id,

@@ -11,10 +11,10 @@ from django.template.defaultfilters import floatformat
 from blackjack import Rules
 from blackjack.counting import SYSTEMS, CountSystem, IndexPlay, decks_remaining
 from blackjack.counting.systems import DECK
-from core.display import MOVE_LABELS, CardView, card_view, row_label
+from core.display import MOVE_LABELS, CardView, card_view
 from trainer.display import rules_label
 from trainer.models import CountQuestion, Situation
-from trainer.presenters import signed_count
+from trainer.presenters import play_hand, signed_count
 
 
 @dataclass(frozen=True)
@@ -104,11 +104,12 @@ class IndexView:
 
     system: str
     true_count: str
-    hand: str
+    hand: str  # "16", "A-7", "8-8"; "Insurance" for the insurance play
     rule: str  # "≥ +3" / "< 0"
     basic: object
     move: object
     applies: bool  # the count is on the index play's side
+    insurance: bool = False  # the insurance play: its sentences name no hand
 
 
 def index_view(situation: Situation) -> IndexView | None:
@@ -120,9 +121,10 @@ def index_view(situation: Situation) -> IndexView | None:
     return IndexView(
         system=SYSTEMS[situation.count_system].name,
         true_count=signed_count(t),
-        hand=row_label(play.kind, play.row),
+        hand=play_hand(play),
         rule=play.rule(),
         basic=MOVE_LABELS[play.basic],
         move=MOVE_LABELS[play.move],
         applies=applies,
+        insurance=play.kind == "insurance",
     )

@@ -34,6 +34,9 @@ FOCUS_CHOICES = [
 # The focuses that use a count system, and those of them that show cards at a pace.
 SYSTEM_FOCUSES = ("running", "true_count", "index")
 PACE_FOCUSES = ("running",)
+# The focuses whose answer is a number typed (a count), not a move: an assignment of one is
+# counted in counts, not in hands.
+NUMBER_FOCUSES = ("running", "true_count")
 CELLS_FOCUS = "cells"
 CELLS_LABEL = _("Hands chosen by your teacher")
 UP_CHOICES = [(str(p), pgettext_lazy("up card", "A") if p == 1 else str(p)) for p in

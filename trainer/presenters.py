@@ -34,7 +34,8 @@ def signed_count(index: int) -> str:
     return f"+{index}" if index > 0 else f"−{-index}" if index < 0 else "0"
 
 
-def _hand(play: IndexPlay) -> str:
+def play_hand(play: IndexPlay) -> str:
+    """The hand an index play is for, as the index page names it: 16, A-7, 8-8, Insurance."""
     if play.kind == "insurance":
         return _("Insurance")
     return row_label(play.kind, play.row)
@@ -57,7 +58,7 @@ def index_rows(table: IndexTable) -> list[IndexRow]:
         )
         rows.append(
             IndexRow(
-                hand=_hand(play),
+                hand=play_hand(play),
                 up=ace if play.up == 1 else str(play.up),
                 basic=str(MOVE_LABELS[play.basic]),
                 move=str(MOVE_LABELS[play.move]),

@@ -22,6 +22,8 @@ from blackjack import (
     Move,
     Rules,
     analyze,
+    best_by_ev,
+    insurance_gain,
     insurance_options,
     is_pair,
     legal_moves_for_points,
@@ -123,7 +125,8 @@ def situation_deal(
 
     Focus ``"index"`` deals an index play of the stored index table of ``rules`` and
     ``system`` at a true count on one side of its index, with the exact EVs at that count
-    (:func:`index_evs`); :class:`NoIndexTable` when the table is not stored yet.
+    (:func:`index_evs`; for the insurance play, an insurance question with
+    :func:`index_insurance_evs`); :class:`NoIndexTable` when the table is not stored yet.
 
     Focus ``"cells"`` deals from the chart cells given, ``(kind, row, up)`` (cells no two-card
     hand falls in are skipped); ``context`` is stored on the situation and then on its decision.
@@ -287,9 +290,43 @@ def index_evs(
     return ev, bust
 
 
+def index_insurance_evs(
+    *, rules: Rules, system: CountSystem, cards_left: int, t: int, hand: Sequence[int]
+) -> dict[Move, float]:
+    """The insurance decision of ``hand`` against an ace at true count ``t``: INSURE is what
+    taking insurance adds (:func:`blackjack.insurance_gain`), DECLINE 0, on the shoe the index
+    computation used for that count (:func:`blackjack.counting.count_shoe` at the table's
+    depth), as the index table's insurance play was found.  Kept in the cache like
+    :func:`index_evs`."""
+    points = list(hand)
+    cells = "-".join(map(str, points))
+    key = f"trainer:index-insurance:{rules.key()}:{system.key}:{cards_left}:{t}:{cells}"
+    kept = cache.get(key)
+    if kept is None:
+        shoe = count_shoe(system, rules.decks, cards_left, t)
+        if removed_for(rules, shoe, [*points, 1]) is None:
+            raise NoIndexTable(f"{points} v 1 do not fit the shoe at {t}")
+        kept = float(insurance_gain(rules, points, shoe))
+        cache.set(key, kept, INDEX_EV_SECONDS)
+    return {Move.INSURE: float(kept), Move.DECLINE: 0.0}
+
+
+# How many index plays and counts are tried for one deal whose exact EVs agree with the
+# table's move at that count (see :func:`_index_situation`).
+INDEX_DEAL_TRIES = 12
+
+
 def _index_situation(
     *, user: User, rules: Rules, system: str, rng: Random, context: str | None
 ) -> Situation:
+    """An index drill's situation.  The exact EVs at a whole true count can disagree with the
+    table's move there: the index is the crossing of the table's smoothed EVs rounded to the
+    nearest count (a crossing of +3.3 makes the index +3, and on the shoe of exactly +3
+    declining insurance is still worth more), and one count's shoe, made of whole cards, is a
+    little off the smooth curve.  The page would then say the index play applies and call it
+    the wrong move; so a deal is kept only when its best move by the EVs shown is the table's
+    at that count, trying another play or count otherwise (the last one tried is kept if none
+    agrees: the answer is judged by the EVs either way)."""
     count_system = SYSTEMS.get(system)
     if count_system is None:
         raise ValueError(UNKNOWN_FOCUS)
@@ -297,15 +334,26 @@ def _index_situation(
     deal = index_deal(table=table, rng=rng) if table is not None else None
     if table is None or deal is None:
         raise NoIndexTable(rules.key())
-    ev, bust = index_evs(
-        rules=rules,
-        system=count_system,
-        cards_left=table.cards_left,
-        t=deal.true_count,
-        hand=deal.hand,
-        up=deal.up,
-    )
-    hand = cards_for(list(deal.hand), rng, rules, pair=deal.play.kind == "pair")
+    for _try in range(INDEX_DEAL_TRIES):
+        left, t = table.cards_left, deal.true_count
+        bust: float | None = None
+        if deal.insurance:  # asked like the insurance drill's question, at the count
+            ev = index_insurance_evs(
+                rules=rules, system=count_system, cards_left=left, t=t, hand=deal.hand
+            )
+        else:
+            ev, bust = index_evs(
+                rules=rules, system=count_system, cards_left=left, t=t, hand=deal.hand,
+                up=deal.up,
+            )  # fmt: skip
+        if best_by_ev(ev) is deal.expected:
+            break
+        deal = index_deal(table=table, rng=rng) or deal
+    if deal.insurance:
+        kind, pair = Situation.Kind.INSURANCE, deal.hand[0] == deal.hand[1]
+    else:
+        kind, pair = Situation.Kind.PLAY, deal.play.kind == "pair"
+    hand = cards_for(list(deal.hand), rng, rules, pair=pair)
     return Situation.objects.create(
         user=user,
         rules=rules.to_dict(),
@@ -313,7 +361,7 @@ def _index_situation(
         hand=[c.code for c in hand],
         dealer_up=card_of(deal.up, rng).code,
         focus=INDEX_FOCUS,
-        kind=Situation.Kind.PLAY,
+        kind=kind,
         ev={str(m): v for m, v in ev.items()},
         chart_move=deal.play.basic.value,
         dealer_bust=bust,

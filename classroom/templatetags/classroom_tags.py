@@ -74,11 +74,23 @@ def get_item(mapping: dict[Any, Any], key: Any) -> Any:
     return mapping.get(key, "")
 
 
+def _focus(assignment: Any) -> str:
+    settings = assignment.settings or {}
+    return str(settings.get("focus") or assignment.focus)
+
+
+@register.filter
+def counts_drill(assignment: Any) -> bool:
+    """Whether an assignment's drill asks for counts (the running or the true count): its
+    answers are numbers typed, counted as counts, not hands."""
+    return _focus(assignment) in records.NUMBER_FOCUSES
+
+
 @register.filter
 def drill_label(assignment: Any) -> str:
     """What an assignment drills: the focus's label, and a counting drill's system."""
     settings = assignment.settings or {}
-    focus = settings.get("focus") or assignment.focus
+    focus = _focus(assignment)
     label = str(dict(records.FOCUS_CHOICES).get(focus, focus))
     if focus in records.SYSTEM_FOCUSES:
         system = dict(records.SYSTEM_CHOICES).get(settings.get("system", "hilo"), "")

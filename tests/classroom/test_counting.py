@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 import pytest
 
+from classroom import selectors
 from classroom.forms import AssignmentForm
 from classroom.services import assignment_create
 from decisions.models import Decision
@@ -101,3 +103,104 @@ def test_a_students_answers_csv_has_the_counts(client, people):
     assert row[head.index("Count system")] == "hilo"
     assert (row[head.index("Count typed")], row[head.index("Right count")]) == ("1", "2")
     assert d.pk
+
+
+# --- counts, not hands; the heat map is basic strategy ------------------------------------
+
+
+def _index_answer(user, *, correct: bool, row: int = 16, up: int = 10, source: str = "drill"):
+    """A move made at a count: an index drill's answer (or a count-mode table's move)."""
+    d = make_decision(user, correct=correct, lost=0.0 if correct else 0.2, row=row, up=up,
+                      choice="stand", source=source)  # fmt: skip
+    Decision.objects.filter(pk=d.pk).update(count_system="hilo", true_count=3, time_taken_ms=900)
+    return d
+
+
+@pytest.mark.parametrize(
+    "focus, counted", [("running", "counts"), ("true_count", "counts"), ("index", "hands")]
+)
+def test_a_counting_assignment_is_counted_in_counts(client, people, focus, counted):
+    settings = {**RUNNING, "focus": focus}
+    a = assignment_create(classroom=people["class"], created_by=people["owner"], title="Count",
+                          settings=settings, rules=THOTH, hands=20, target_accuracy=90)  # fmt: skip
+    client.force_login(people["owner"])
+    html = client.get(f"/en/classes/{people['class'].pk}/").content.decode()
+    assert f" · 20 {counted} at 90% accuracy" in html
+    client.force_login(people["student"])
+    k = people["class"].pk
+    mine = client.get(f"/en/classes/{k}/mine/").content.decode()
+    assert f"<p>20 {counted} at 90% accuracy</p>" in mine
+    client.post(f"/en/classes/{k}/mine/{a.pk}/start/")
+    page = client.get("/en/trainer/").content.decode()
+    assert f"count toward the assignment: 20 {counted} at 90% accuracy." in page
+    if counted == "counts":
+        assert "hands" not in mine.split("Assignments", 1)[1].split("Leave the class", 1)[0]
+
+
+def test_counts_in_every_language(client, people):
+    assignment_create(classroom=people["class"], created_by=people["owner"], title="Count",
+                      settings=RUNNING, rules=THOTH, hands=5, target_accuracy=80)  # fmt: skip
+    client.force_login(people["student"])
+    expected = {"uk": "5 відповідей", "ru": "5 ответов", "be": "5 адказаў", "cs": "5 odpovědí",
+                "hy": "5 պատասխան"}  # fmt: skip
+    for lang, words in expected.items():
+        mine = client.get(f"/{lang}/classes/{people['class'].pk}/mine/").content.decode()
+        assert words in mine, lang
+
+
+def test_a_finished_counting_assignment_says_counts(client, people):
+    a = assignment_create(classroom=people["class"], created_by=people["owner"], title="Count",
+                          settings=RUNNING, rules=THOTH, hands=1, target_accuracy=50)  # fmt: skip
+    client.force_login(people["student"])
+    client.post(f"/en/classes/{people['class'].pk}/mine/{a.pk}/start/")
+    client.post("/en/trainer/deal/", RUNNING)
+    q = CountQuestion.objects.get()
+    client.post("/en/trainer/count/answer/", {"question": q.pk, "count": q.right_answer})
+    page = client.get("/en/trainer/").content.decode()
+    assert "Target reached: all the counts answered at 50% accuracy or better." in page
+
+
+def test_the_assignment_form_says_hands_or_counts(client, people):
+    client.force_login(people["owner"])
+    html = client.get(f"/en/classes/{people['class'].pk}/").content.decode()
+    assert ">Number of hands or counts:</label>" in html
+    assert 'aria-describedby="id_hands_helptext"' in html
+    assert 'id="id_hands_helptext">A running-count or true-count drill asks for counts' in html
+
+
+def test_the_heat_map_leaves_out_the_moves_made_at_a_count(client, people):
+    s = people["student"]
+    for _ in range(5):
+        make_decision(s, correct=True, row=16, up=10)  # basic strategy: all right
+    for source in ("drill", "table"):
+        for _ in range(3):
+            _index_answer(s, correct=False, source=source)
+    _index_answer(s, correct=False, row=12, up=4)  # a cell seen only at a count
+    page = selectors.class_heat(classroom=people["class"], since=None, until=None)
+    cells = {(c.kind, c.row, c.up): c.score for _k, rows in page.grids for _r, row in rows
+             for c in row}  # fmt: skip
+    assert (cells[("hard", 16, 10)].count, cells[("hard", 16, 10)].correct) == (5, 5)
+    assert cells[("hard", 12, 4)].count == 0
+    assert page.mistakes == []  # the index misses are not the chart's mistakes
+    client.force_login(people["owner"])
+    k = people["class"].pk
+    html = client.get(f"/en/classes/{k}/heat/").content.decode()
+    assert 'data-cell="hard-16-10">5/5</a>' in html and "moves made at a count" in html
+    student = client.get(f"/en/classes/{k}/students/{s.pk}/").content.decode()
+    assert re.findall(r'<td class="heat-\w+">(\d+/\d+)</td>', student) == ["5/5"]
+    cell = client.get(f"/en/classes/{k}/heat/hard/16/10/").content.decode()
+    assert cell.count("answer-wrong") == 0 and cell.count("answer-right") == 5
+    # The weak spots of the class are the chart's: nothing to practise from index misses.
+    r = client.post(f"/en/classes/{k}/assignments/remedial/",
+                    {"preset": "thoth", "hands": 20, "target_accuracy": 85})  # fmt: skip
+    assert r.status_code == 400
+
+
+def test_the_dashboard_counts_the_index_answers_in_counting_accuracy(client, people):
+    s = people["student"]
+    _index_answer(s, correct=True)
+    _index_answer(s, correct=False)
+    _counting(s, correct=True, ms=2100)
+    client.force_login(people["owner"])
+    html = client.get(f"/en/classes/{people['class'].pk}/").content.decode()
+    assert '<td class="num" data-counting>66.7%</td><td class="num" data-speed>1.3 s</td>' in html

@@ -67,3 +67,23 @@ def test_a_decision_costs_one_statement_of_leitner_boxes(
         assert spot is None
     else:
         assert spot is not None and (spot.box, spot.misses) == (box + 1, 1)
+
+
+@pytest.mark.parametrize("source", ["drill", "table"])
+def test_a_move_made_at_a_count_moves_no_leitner_box(user, source):
+    """An index answer, judged at a count, and a move at a count-mode table, where the coach
+    plays the index, say nothing of the chart's cell: no weak spot is made, none moves
+    (issue 31).  The table's case made a weak spot before."""
+    ev = {Move.STAND: -0.54, Move.HIT: -0.53}
+    WeakSpot.objects.create(
+        user=user, chart_kind="hard", chart_row=12, dealer_points=4, box=2, misses=1,
+        due_at=timezone.now(), example=[10, 2],
+    )  # fmt: skip
+    for hand, up, choice in (("10s 6d", "10h", Move.STAND), ("10s 2d", "4h", Move.HIT)):
+        decision_record(
+            user=user, source=source, rules=THOTH, hand=parse_cards(hand),
+            up=parse_cards(up)[0], choice=choice, ev=ev, chart_move=Move.HIT,
+            count_system="hilo", true_count=2, running_count=8, cards_left=200,
+        )  # fmt: skip
+    spots = list(WeakSpot.objects.filter(user=user).values_list("chart_row", "box", "misses"))
+    assert spots == [(12, 2, 1)]

@@ -6,6 +6,11 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from blackjack import PRESETS, Move, save_json
+from blackjack.counting import HI_LO, IndexPlay, IndexTable
+from computed import indices
+from computed.store import DatabaseTableStore
+from decisions.models import Decision
 from trainer.models import CountQuestion
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -44,3 +49,34 @@ def test_a_running_count_with_the_keyboard_at_360(phone_page, live_server, axe_c
     page.keyboard.press("Enter")
     expect(page.locator("#count-input")).to_be_focused(timeout=8000)
     assert CountQuestion.objects.count() == 2
+
+
+@pytest.mark.parametrize(("lang", "insure"), [("en", "Take insurance"), ("uk", "Взяти страховку")])
+def test_the_insurance_index_play_at_360(phone_page, live_server, axe_check, screenshot, lang,
+                                         insure):  # fmt: skip
+    """The index drill asks the insurance play at the count (issue 31): the question, the two
+    buttons, Y by keyboard, the verdict and the sentence on the index."""
+    thoth = PRESETS["thoth"]
+    play = IndexPlay("insurance", 0, 1, Move.DECLINE, Move.INSURE, 3, True, 3.33, 0.0014, 0.002)
+    table = IndexTable(thoth, HI_LO, 208, (play,), {0: 1.0})
+    indices.indices_forget()
+    save_json(DatabaseTableStore(), indices.indices_key(thoth, HI_LO), table.to_dict())
+    page = phone_page
+    page.goto(f"{live_server.url}/{lang}/trainer/")
+    page.locator('select[name="focus"]').select_option("index")
+    page.locator(".drill-settings button[type=submit]").click()
+    page.wait_for_selector("[data-trainer-moves] button")
+    expect(page.locator("[data-trainer-moves] button")).to_have_count(2)
+    expect(page.locator("[data-trainer-moves] button").first).to_contain_text(insure)
+    expect(page.locator("p.question")).to_have_count(1)
+    axe_check(page)
+    screenshot(page, f"count-index-insurance-{lang}-360")
+    page.keyboard.press("y")
+    result = page.locator("[data-trainer-result]")
+    expect(result.locator(".index-check")).to_contain_text("≥ +3")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    axe_check(page)
+    screenshot(page, f"count-index-insurance-result-{lang}-360")
+    d = Decision.objects.get()
+    assert (d.category, d.choice, d.count_system) == ("insurance", "insure", "hilo")
+    indices.indices_forget()

@@ -8,12 +8,21 @@ from random import Random
 import pytest
 
 from accounts.models import User
-from blackjack import PRESETS, Card, Move, save_json
-from blackjack.counting import HI_LO, KO, IndexPlay, IndexTable, running_count, true_count
+from blackjack import PRESETS, Card, Move, insurance_gain, save_json
+from blackjack.counting import (
+    HI_LO,
+    KO,
+    IndexPlay,
+    IndexTable,
+    count_shoe,
+    running_count,
+    true_count,
+)
 from computed import indices as computed_indices
 from computed.models import ChartJob
 from computed.store import DatabaseTableStore
 from decisions.models import Decision, WeakSpot
+from decisions.selectors import stats_for
 from trainer import services
 from trainer.count_dealing import index_deal, true_count_deal
 from trainer.models import CountQuestion, Situation
@@ -156,7 +165,7 @@ def test_index_deal_puts_the_count_on_either_side():
     seen = set()
     for seed in range(60):
         deal = index_deal(table=table, rng=Random(seed))
-        assert deal is not None and deal.play.kind != "insurance"
+        assert deal is not None
         side = deal.true_count >= deal.play.index if deal.play.above else (
             deal.true_count < deal.play.index)  # fmt: skip
         assert deal.expected == (deal.play.move if side else deal.play.basic)
@@ -343,3 +352,132 @@ def test_the_stats_page_shows_counting_accuracy_and_time(signed_in, user):
     assert '<tr data-counting="running"><th scope="row">Running count</th>' in html
     assert ">50.0%<" in html and ">2.0 s<" in html
     assert "No mistakes so far." in html  # a counting miss is not a move's mistake
+
+
+# --- the insurance index play ----------------------------------------------------------------
+
+FREE = PRESETS["free"]  # no insurance
+
+
+def test_index_deal_asks_insurance_where_the_rules_offer_it():
+    table = IndexTable(THOTH, HI_LO, 208, PLAYS, {0: 1.0})
+    deals = [index_deal(table=table, rng=Random(seed)) for seed in range(80)]
+    insurance = [d for d in deals if d is not None and d.insurance]
+    assert insurance and {d.play.kind for d in deals if d is not None} == {
+        "hard", "pair", "insurance"}  # fmt: skip
+    sides = set()
+    for d in insurance:
+        assert d.up == 1 and len(d.hand) == 2 and sorted(d.hand) != [1, 10]  # never a blackjack
+        assert d.expected == (Move.INSURE if d.true_count >= 3 else Move.DECLINE)
+        sides.add(d.expected)
+    assert sides == {Move.INSURE, Move.DECLINE}
+    without = IndexTable(FREE, HI_LO, 208, PLAYS, {0: 1.0})
+    assert all(not index_deal(table=without, rng=Random(s)).insurance for s in range(40))
+
+
+def test_an_insurance_index_situation_is_one_insurance_decision_at_the_count(user):
+    _store(plays=PLAYS[3:])
+    s = services.situation_deal(user=user, rules=THOTH, focus="index", system="hilo",
+                                rng=Random(4))  # fmt: skip
+    hand = [Card.parse(c) for c in s.hand]
+    assert (s.kind, s.focus, s.count_system, s.chart_move) == ("insurance", "index", "hilo",
+                                                               "decline")  # fmt: skip
+    assert Card.parse(s.dealer_up).points == 1 and s.dealer_bust is None
+    assert len(hand) == 2 and sorted(c.points for c in hand) != [1, 10]
+    assert 0 <= s.true_count <= 5 and s.index_play == PLAYS[3].to_list()
+    shoe = count_shoe(HI_LO, 6, 208, s.true_count)
+    gain = insurance_gain(THOTH, [c.points for c in hand], shoe)
+    assert s.ev == {"insure": pytest.approx(gain), "decline": 0.0}
+    services.situation_answer(user=user, situation_id=s.pk, move="insure")
+    d = Decision.objects.get()
+    assert (d.category, d.count_system, d.true_count, d.choice, d.chart_move) == (
+        "insurance", "hilo", s.true_count, "insure", "decline")  # fmt: skip
+    assert d.correct is (gain > 0) and d.context is None
+    assert WeakSpot.objects.count() == 0
+
+
+def test_the_index_drill_agrees_with_the_index_table(user):
+    """Every deal's best move by the EVs it shows is the table's move at its count: the real
+    index plays of the house rules against an ace (computed here: a few seconds), insurance
+    among them, whose crossing (+3.3) makes the index +3 although declining is still worth
+    more on the shoe of exactly +3: such counts are not dealt."""
+    from blackjack.counting import compute_indices
+
+    table = compute_indices(THOTH, HI_LO, ups=(1,))
+    (insurance,) = [p for p in table.plays if p.kind == "insurance"]
+    assert (insurance.basic, insurance.move, insurance.above) == (Move.DECLINE, Move.INSURE, True)
+    assert insurance.index == 3 and insurance.crossing > 3  # published: +3
+    at_3 = services.index_insurance_evs(rules=THOTH, system=HI_LO, cards_left=208, t=3,
+                                        hand=(10, 6))  # fmt: skip
+    assert at_3[Move.INSURE] < 0
+    _store(plays=table.plays)
+    asked = set()
+    for seed in range(40):
+        s = services.situation_deal(user=user, rules=THOTH, focus="index", system="hilo",
+                                    rng=Random(seed))  # fmt: skip
+        play = IndexPlay.from_list(s.index_play)
+        applies = s.true_count >= play.index if play.above else s.true_count < play.index
+        best = max(s.ev, key=lambda m: s.ev[m])
+        assert best == (play.move if applies else play.basic).value, (play, s.true_count, s.ev)
+        if play.kind == "insurance":
+            asked.add(s.true_count)
+    assert 3 not in asked and any(t > 3 for t in asked) and any(t < 3 for t in asked)
+
+
+def test_the_index_drill_page_asks_insurance_at_the_count(signed_in):
+    _store(plays=PLAYS[3:])
+    r = signed_in.post("/en/trainer/deal/", {**RUNNING, "focus": "index"})
+    s = Situation.objects.get()
+    html = signed_in.get(r["Location"]).content.decode()
+    count = f"+{s.true_count}" if s.true_count > 0 else str(s.true_count)
+    assert f"The true count is {count} and the dealer shows an ace. Take insurance?" in html
+    assert "What do you play?" not in html and '<p class="question">The dealer shows' not in html
+    assert 'value="insure"' in html and 'value="decline"' in html
+    assert ">Take insurance <kbd" in html and ">No insurance <kbd" in html
+    r = signed_in.post("/en/trainer/answer/", {"situation": s.pk, "move": "insure"}, **HTMX)
+    body = r.content.decode()
+    applies = s.true_count >= 3
+    sentence = (
+        f"At a true count of {count} the insurance index play applies (true count ≥ +3: Take "
+        "insurance, where basic strategy says No insurance)."
+        if applies
+        else f"At a true count of {count} the insurance index play (true count ≥ +3: Take "
+        "insurance) does not apply: No insurance, as basic strategy says."
+    )
+    assert sentence in body and "The EVs are those at this true count" in body
+    assert 'data-move="insure"' in body and 'data-move="decline"' in body
+    assert "chart-check" not in body and "index play for" not in body
+    d = Decision.objects.get()
+    assert (d.category, d.true_count) == ("insurance", s.true_count)
+
+
+@pytest.mark.parametrize("lang", ["uk", "ru", "be", "cs", "hy"])
+def test_the_insurance_index_sentences_are_translated(signed_in, user, lang):
+    _store(plays=PLAYS[3:])
+    sides = set()
+    for seed in range(12):  # both sides of the index
+        s = services.situation_deal(user=user, rules=THOTH, focus="index", system="hilo",
+                                    rng=Random(seed))  # fmt: skip
+        sides.add(s.true_count >= 3)
+        deal = signed_in.get(f"/{lang}/trainer/s/{s.pk}/").content.decode()
+        question = deal.split('<p class="question">', 1)[1].split("</p>", 1)[0]
+        assert "insurance" not in question and "true count" not in question, question
+        r = signed_in.post(f"/{lang}/trainer/answer/", {"situation": s.pk, "move": "decline"},
+                           **HTMX)  # fmt: skip
+        check = r.content.decode().split('class="index-check">', 1)[1].split("</p>", 1)[0]
+        assert "insurance" not in check and "basic strategy" not in check, check
+        assert "≥ +3" in check
+    assert sides == {True, False}
+
+
+def test_the_stats_heat_map_leaves_out_the_moves_made_at_a_count(signed_in, user):
+    _store(plays=PLAYS[:1])
+    s = services.situation_deal(user=user, rules=THOTH, focus="index", system="hilo",
+                                rng=Random(2))  # fmt: skip
+    services.situation_answer(user=user, situation_id=s.pk, move="double")
+    stats = stats_for(user=user)
+    cells = [c for _row, row in stats.heat["hard"] for c in row if c.score.count]
+    assert cells == []  # the index answer is counted under the index plays, not the chart
+    assert [(c.key, c.count, c.correct) for c in stats.counting] == [("index", 1, 0)]
+    html = signed_in.get("/en/trainer/stats/").content.decode()
+    assert "moves made at a count (the index drill, count practice at the table)" in html
