@@ -453,6 +453,13 @@ def _record_decision(
     ev = every if offered == every_move else ai.decision_ev(state, offered)
     if ev is None or move not in ev:
         return None
+    if count is not None:
+        # Where an index play applies at the count, the move is judged as the coach judges
+        # it: by the EVs at that true count, not the full shoe's (which would call the index
+        # play a mistake).
+        advice = index_advice(state, system=count.system, true=count.true, offered=offered)
+        if advice.ev is not None and move in advice.ev:
+            ev = dict(advice.ev)
     chart = ai.chart_move(state, offered)
     unaffordable, gain = None, 0.0
     if every is not None:

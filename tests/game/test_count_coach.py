@@ -81,6 +81,13 @@ def test_the_index_play_is_played_without_a_stop_and_the_record_has_the_count(ta
     assert (d.choice, d.count_system, d.running_count, d.true_count, d.cards_left) == (
         "stand", "hilo", 1, 0, 307,
     )  # fmt: skip
+    # Judged as the coach judged it: by the EVs at the count, where Stand is the best move.
+    state = state_from_json(rnd.state)
+    table = indexplay.indices_get(THOTH, HI_LO)
+    assert table is not None
+    ev = indexplay.evs_at_count(state, table=table, true=0, offered=legal_moves(state, balance=900))
+    assert ev is not None and d.ev == {m.value: v for m, v in ev.items()}
+    assert (d.best, d.correct, d.ev_lost) == ("stand", True, 0.0)
 
 
 def test_on_the_chart_s_side_of_the_index_the_coach_is_as_before(table_at_zero):
