@@ -75,8 +75,8 @@ def test_a_wrong_count_is_told_with_the_right_one_on_a_whole_page(counting):
     assert response.status_code == 200 and "<html" in html
     texts = [p.text for p in _answer(html).find_all("p")]
     assert texts == [
-        "Not quite: you said −2; the running count is +1.",
-        "Not quite: you said +3; the true count is 0.",
+        "You typed −2; the running count is +1.",
+        "You typed +3; the true count is 0.",
     ]
 
 
