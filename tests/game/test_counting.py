@@ -116,3 +116,15 @@ def test_the_selector_reads_the_stored_round_and_shoe(learner, tables, rig):
     seat.refresh_from_db()
     between = selectors.seat_count(seat=seat, state=None)
     assert between == selectors.seat_count(seat=seat, state=done.state)
+
+
+def test_the_ramp_caption_says_what_the_ramp_is():
+    """The count panel's caption words the ramp in full ("one unit up to true count +1,
+    growing to eight units from +5") in six languages: a change to RAMP must change it."""
+    from pathlib import Path
+
+    from game.counting import RAMP
+
+    assert (RAMP[0], RAMP[-1][0], RAMP[-1][1]) == ((1, 1), 5, 8)
+    caption = Path("templates/game/_count.html").read_text()
+    assert "up to true count +1, growing to eight units from +5" in caption
