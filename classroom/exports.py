@@ -13,7 +13,9 @@ from typing import Any
 
 from django.http import StreamingHttpResponse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+from classroom.presenters import SORT_LABELS
 from classroom.records import Answer
 from classroom.selectors import Dashboard
 
@@ -61,14 +63,19 @@ def dashboard_rows(data: Dashboard) -> Iterator[list[Any]]:
     head = [
         _("Student"),
         _("Username"),
-        _("Decisions"),
+        SORT_LABELS["hands"](),  # the moves: every decision but a counting drill's answer
         _("Drill"),
         _("Table"),
-        _("Accuracy, %"),
-        _("EV lost per 100 decisions"),
+        _("Move accuracy, %"),
+        SORT_LABELS["lost"](),
         _("Last active"),
-        _("Accuracy, last 7 days, %"),
-        _("Accuracy, last 30 days, %"),
+        *[
+            ngettext(
+                "Move accuracy, last %(n)s day, %%", "Move accuracy, last %(n)s days, %%", days
+            )
+            % {"n": days}
+            for days in (7, 30)
+        ],
         _("Counting answers"),
         _("Counting accuracy, %"),
         _("Counting answer time, s"),

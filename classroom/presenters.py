@@ -24,25 +24,32 @@ from django.utils import timezone, translation
 from django.utils.formats import date_format, get_format, number_format
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import ngettext
 
-from classroom.records import Score
+from classroom.records import Answer, CountedAnswer, Score, counted_answer
 from classroom.selectors import Dashboard, DashboardRow, HeatCell, Progress
 from core.display import row_label
 from core.numbers import percent
 
 NO_VALUE = "–"
 _STEPS = {d: Decimal(1).scaleb(-d) for d in range(4)}
-SORT_LABELS = {
-    "name": gettext_noop("Student"),
-    "hands": gettext_noop("Decisions"),
-    "accuracy": gettext_noop("Accuracy"),
-    "lost": gettext_noop("EV lost per 100 decisions"),
-    "week": gettext_noop("Last 7 days"),
-    "month": gettext_noop("Last 30 days"),
-    "last": gettext_noop("Last active"),
-    "counting": gettext_noop("Counting accuracy"),
-    "speed": gettext_noop("Counting answer time"),
+# The dashboard's columns, each saying what it measures: the moves (every decision in the
+# drills and at the table but a counting drill's answer) and, apart, the answers made with a
+# count (the counting drills and the moves made at a count).
+SORT_LABELS: dict[str, Callable[[], str]] = {
+    "name": lambda: _("Student"),
+    "hands": lambda: _("Moves"),
+    "accuracy": lambda: _("Move accuracy"),
+    "lost": lambda: ngettext("EV lost per %(n)s move", "EV lost per %(n)s moves", 100) % {"n": 100},
+    "week": lambda: (
+        ngettext("Move accuracy, last %(n)s day", "Move accuracy, last %(n)s days", 7) % {"n": 7}
+    ),
+    "month": lambda: (
+        ngettext("Move accuracy, last %(n)s day", "Move accuracy, last %(n)s days", 30) % {"n": 30}
+    ),
+    "last": lambda: _("Last active"),
+    "counting": lambda: _("Counting accuracy"),
+    "speed": lambda: _("Counting answer time"),
 }
 
 
@@ -179,7 +186,7 @@ class DashboardView:
 def _row(row: DashboardRow, href: str, fm: Formats) -> RowView:
     score, f = row.score, row.figures
     last_iso, last = _when(f.last_active if f else None)
-    split = "" if f is None else fm.split % {"drill": f.drill, "table": f.table}
+    split = "" if f is None or not score.count else fm.split % {"drill": f.drill, "table": f.table}
     week, month = row.week_trend, row.month_trend
     c_ms = row.counting.avg_ms if row.counting.count else None
     return RowView(
@@ -212,7 +219,7 @@ def _headers(sort: str, range_query: str) -> list[SortLink]:
             href, arrow, state = f"?sort={key}{tail}", "▼", _("(sorted, descending)")
         else:
             href, arrow, state = f"?sort={key}{tail}", "", ""
-        links.append(SortLink(_(label), href, arrow, state, key not in ("name", "last")))
+        links.append(SortLink(label(), href, arrow, state, key not in ("name", "last")))
     return links
 
 
@@ -311,3 +318,38 @@ def form_fields_html(
         html = mark_safe(render_to_string("classroom/_form_fields.html", context))
         fragments.set(key, html)
     return html
+
+
+# --- a student's mistakes ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MistakeView:
+    """One of a student's wrong answers (``classroom/student.html``): a move, or a count."""
+
+    answer: Answer
+    # The count it was made with (trainer.count_display: the drill's own presentation): a
+    # running-count or true-count answer ("answered +3, the count was +5"), or a move made at
+    # a true count; None for a move made without a count.
+    counted: CountedAnswer | None
+
+    @property
+    def is_count(self) -> bool:
+        """A counting drill's answer: a number, no hand, no dealer card, no EV."""
+        return self.counted is not None and self.counted.kind != "index"
+
+
+def mistake_views(answers: Sequence[Answer]) -> list[MistakeView]:
+    return [
+        MistakeView(
+            a,
+            counted_answer(
+                category=a.category,
+                count_system=a.count_system,
+                answer=a.answer,
+                right_answer=a.right_answer,
+                true_count=a.true_count,
+            ),
+        )
+        for a in answers
+    ]

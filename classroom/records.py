@@ -14,9 +14,9 @@ the assignments' windows) to the decisions; the other reads OR the students' ran
 (``user_id = s AND created_at >= joined``, which PostgreSQL combines with a BitmapOr).
 
 Indexes used (on trainer_decision), so that a read costs in proportion to the decisions it
-counts: ``decision_user_time_idx (user_id, created_at) INCLUDE (correct, ev_lost, source)``
-for everything by student and time (the dashboard's figures come from it alone, an
-index-only scan, on PostgreSQL); the partial ``decision_context_idx (context, user_id,
+counts: ``decision_user_time_idx (user_id, created_at) INCLUDE (correct, ev_lost, source,
+category)`` for everything by student and time (the dashboard's figures come from it alone,
+an index-only scan, on PostgreSQL); the partial ``decision_context_idx (context, user_id,
 created_at) WHERE context IS NOT NULL`` for assignment progress, one range per assignment
 and student.
 """
@@ -37,8 +37,9 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from core.display import MOVE_LABELS
-from decisions.models import CELLESS_CATEGORIES, WITHOUT_COUNT, Decision
+from decisions.models import CELLESS_CATEGORIES, COUNT_CATEGORIES, WITHOUT_COUNT, Decision
 from trainer.context import DrillNotice, drill_context_set, drill_notice_register
+from trainer.count_display import CountedAnswer, counted_answer
 from trainer.dealing import dealable_cell
 from trainer.forms import (
     CARDS_CHOICES,
@@ -58,6 +59,7 @@ __all__ = [
     "CARDS_CHOICES",
     "CATEGORY_CHOICES",
     "CELLS_FOCUS",
+    "COUNT_CATEGORIES",
     "FOCUS_CHOICES",
     "MOVE_LABELS",
     "NUMBER_FOCUSES",
@@ -67,8 +69,10 @@ __all__ = [
     "STEP_CHOICES",
     "SYSTEM_CHOICES",
     "SYSTEM_FOCUSES",
+    "CountedAnswer",
     "DrillNotice",
     "RulesForm",
+    "counted_answer",
     "dealable",
     "drill_notice_register",
     "drill_start",
@@ -258,15 +262,19 @@ def student_figures(
     until: datetime | None,
     now: datetime,
 ) -> dict[int, StudentFigures]:
-    """Per student, in the date range: decisions (drill / table), accuracy, EV lost, last
-    active; and, whatever the range, accuracy over the last 7 and 30 days and the periods
-    before them (the trend).
+    """Per student, in the date range: moves (drill / table), their accuracy and EV lost,
+    last active (any answer); and, whatever the range, the moves' accuracy over the last 7
+    and 30 days and the periods before them (the trend).  A move is every decision but a
+    counting drill's answer (``COUNT_CATEGORIES``: a number typed, no EV), which
+    :func:`counting_figures` counts with the moves made at a count; a student who only
+    counted has no move (``score.count`` 0, no accuracy, no trend).
 
     One grouped query.  The range's ends and the trend periods' edges cut time into slices;
     the database adds up each student's decisions per slice (five sums over an index-only
     scan of ``decision_user_time_idx (user_id, created_at) INCLUDE (correct, ev_lost,
-    source)``, one range per student from their joining), and the periods are added up here
-    from their slices: cheaper than one filtered sum per figure and period (17 of them).
+    source, category)``, one range per student from their joining), and the periods are
+    added up here from their slices: cheaper than one filtered sum per figure and period (17
+    of them).
     """
     if not members:
         return {}
@@ -286,21 +294,31 @@ def student_figures(
     table, member_params = _values_members(members)
     earliest = None if since is None else min(since, month - timedelta(days=30))
     where, where_params = ("WHERE d.created_at >= %s", [adapt(earliest)]) if earliest else ("", [])
+    # A move: every decision but a counting drill's answer (a number, no EV), which is
+    # counted apart (counting_figures); the last activity is of every answer.
+    counts = ", ".join(["%s"] * len(COUNT_CATEGORIES))
+    move = f"d.category NOT IN ({counts})"
     sql = (
-        f"SELECT d.user_id, CASE {slice_sql} ELSE 0 END AS slice, COUNT(*), "
-        "SUM(CASE WHEN d.correct THEN 1 ELSE 0 END), SUM(d.ev_lost), "
-        "SUM(CASE WHEN d.source = %s THEN 1 ELSE 0 END), MAX(d.created_at) "
+        f"SELECT d.user_id, CASE {slice_sql} ELSE 0 END AS slice, "
+        f"SUM(CASE WHEN {move} THEN 1 ELSE 0 END), "
+        f"SUM(CASE WHEN d.correct AND {move} THEN 1 ELSE 0 END), "
+        f"SUM(CASE WHEN {move} THEN d.ev_lost ELSE 0 END), "
+        f"SUM(CASE WHEN d.source = %s AND {move} THEN 1 ELSE 0 END), MAX(d.created_at) "
         f"FROM {Decision._meta.db_table} d "
         f"INNER JOIN {table} m ON d.user_id = m.column1 AND d.created_at >= m.column2 "
         f"{where} GROUP BY 1, 2"
     )
-    params = [*slice_params, str(SOURCE_DRILL), *member_params, *where_params]
+    kinds = [str(c) for c in COUNT_CATEGORIES]
+    params = [*slice_params, *kinds, *kinds, *kinds, str(SOURCE_DRILL), *kinds,
+              *member_params, *where_params]  # fmt: skip
     slices: dict[int, list[_Slice]] = {}
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         for uid, k, n, ok, lost, drill, last in cursor.fetchall():
             start = edges[k - 1] if k else None
-            part = _Slice(start, n, int(ok or 0), float(lost or 0), int(drill or 0), _aware(last))
+            part = _Slice(
+                start, int(n or 0), int(ok or 0), float(lost or 0), int(drill or 0), _aware(last)
+            )
             slices.setdefault(uid, []).append(part)
 
     def within(part: _Slice, start: datetime | None, end: datetime | None) -> bool:
@@ -532,8 +550,11 @@ def by_category(
 def by_day(
     *, member: tuple[int, datetime], since: datetime | None, until: datetime | None
 ) -> list[tuple[date, Score]]:
+    """The student's moves per day (a counting drill's answer, a number without EV, is
+    not a move: the category table shows those)."""
     rows = (
         _base(dict([member]), since, until)
+        .exclude(category__in=COUNT_CATEGORIES)
         .annotate(day=TruncDate("created_at"))
         .values("day")
         .annotate(**_score_aggregates())

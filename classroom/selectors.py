@@ -271,7 +271,7 @@ def _class_figures(
         until,
         minute,
     )
-    key = "classroom:figures:" + hashlib.sha256(repr(parts).encode()).hexdigest()
+    key = "classroom:figures:moves:" + hashlib.sha256(repr(parts).encode()).hexdigest()
     found: Figures | None = cache.get(key)
     if found is not None:
         return found
@@ -403,6 +403,8 @@ class StudentPage:
     grids: list[tuple[str, list[tuple[int, list[HeatCell]]]]]
     mistakes: list[records.Answer]
     progress: list[Progress] = field(default_factory=list)
+    # The categories of a counting drill's answers: a number, no EV (nor in the total).
+    count_categories: tuple[str, ...] = records.COUNT_CATEGORIES
 
 
 def student_page(
@@ -415,10 +417,10 @@ def student_page(
     uid = membership.student_id
     member = (uid, membership.joined_at)
     cats = records.by_category(member=member, since=since, until=until)
+    # The total is of the moves: a counting drill's answers (a number, no EV) have their rows.
+    moves = [s for c, s in cats.items() if c not in records.COUNT_CATEGORIES]
     total = Score(
-        sum(s.count for s in cats.values()),
-        sum(s.correct for s in cats.values()),
-        sum(s.ev_lost for s in cats.values()),
+        sum(s.count for s in moves), sum(s.correct for s in moves), sum(s.ev_lost for s in moves)
     )
     assignments = class_assignments(classroom=classroom)
     progress = records.assignment_progress(windows=_windows(assignments), members=dict([member]))

@@ -360,6 +360,7 @@ def student(request: HtmxHttpRequest, pk: int, user_id: int) -> HttpResponse:
         "classroom": classroom,
         "data": data,
         "heat_grids": presenters.heat_grids_view(data.grids, cell_href_base=None, range_query=""),
+        "mistakes": presenters.mistake_views(data.mistakes),
         "range_form": range_form,
         "range_query": _range_query(range_form),
         "ups": UPS,

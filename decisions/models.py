@@ -91,10 +91,11 @@ class Decision(models.Model):
         db_table = "trainer_decision"
         indexes = [
             # A learner's decisions over time; covering (PostgreSQL), so that the class
-            # dashboard sums its students' accuracy and EV lost from the index alone.
+            # dashboard sums its students' accuracy and EV lost from the index alone (the
+            # category: a counting drill's answer is not a move, issue 31).
             models.Index(
                 fields=["user", "created_at"],
-                include=["correct", "ev_lost", "source"],
+                include=["correct", "ev_lost", "source", "category"],
                 name="decision_user_time_idx",
             ),
             # Assignment progress: the answers of one context, per user, in a date range;

@@ -18,6 +18,47 @@ from trainer.presenters import play_hand, signed_count
 
 
 @dataclass(frozen=True)
+class CountedAnswer:
+    """An answer recorded with a count, as every page shows it (the drill's verdict, the
+    teacher's list of a student's mistakes): the system's name and the numbers signed as a
+    player writes a count.  ``answer`` / ``right`` for a running-count or true-count answer,
+    ``true_count`` for a move made at a count (an index drill, a count-mode table)."""
+
+    kind: str  # "running", "true_count" or "index" (a move made at a count)
+    system: str  # the count system's name: "Hi-Lo"
+    answer: str = ""
+    right: str = ""
+    true_count: str = ""
+
+
+COUNT_KINDS = (CountQuestion.Kind.RUNNING.value, CountQuestion.Kind.TRUE_COUNT.value)
+
+
+def counted_answer(
+    *,
+    category: str,
+    count_system: str,
+    answer: int | None = None,
+    right_answer: int | None = None,
+    true_count: int | None = None,
+) -> CountedAnswer | None:
+    """The one presentation of a recorded count (``decisions.models.Decision``'s counting
+    fields); ``None`` for an answer made without a count (or with a system no longer known)."""
+    system = SYSTEMS.get(count_system)
+    if system is None:
+        return None
+    if category in COUNT_KINDS:
+        return CountedAnswer(
+            kind=category,
+            system=system.name,
+            answer=signed_count(answer if answer is not None else 0),
+            right=signed_count(right_answer) if right_answer is not None else "",
+        )
+    shown = signed_count(true_count) if true_count is not None else ""
+    return CountedAnswer(kind="index", system=system.name, true_count=shown)
+
+
+@dataclass(frozen=True)
 class CountResultView:
     correct: bool
     answer: str  # signed, as a player writes a count
@@ -80,8 +121,14 @@ def _result(question: CountQuestion, rules: Rules, system: CountSystem) -> Count
     assert decision is not None
     taken = decision.time_taken_ms
     seconds = _decimal(taken / 1000) if taken is not None else ""
-    answer = signed_count(decision.answer if decision.answer is not None else 0)
-    right = signed_count(question.right_answer)
+    shown = counted_answer(
+        category=question.kind,
+        count_system=question.system,
+        answer=decision.answer,
+        right_answer=question.right_answer,
+    )
+    assert shown is not None
+    answer, right = shown.answer, shown.right
     if question.kind != CountQuestion.Kind.TRUE_COUNT or question.cards_left is None:
         return CountResultView(decision.correct, answer, right, seconds)
     decks = decks_remaining(question.cards_left)
@@ -118,9 +165,11 @@ def index_view(situation: Situation) -> IndexView | None:
     play = IndexPlay.from_list(situation.index_play)
     t = situation.true_count
     applies = t >= play.index if play.above else t < play.index
+    shown = counted_answer(category="", count_system=situation.count_system, true_count=t)
+    assert shown is not None
     return IndexView(
-        system=SYSTEMS[situation.count_system].name,
-        true_count=signed_count(t),
+        system=shown.system,
+        true_count=shown.true_count,
         hand=play_hand(play),
         rule=play.rule(),
         basic=MOVE_LABELS[play.basic],

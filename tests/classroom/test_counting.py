@@ -13,7 +13,7 @@ from classroom import selectors
 from classroom.forms import AssignmentForm
 from classroom.services import assignment_create
 from decisions.models import Decision
-from tests.classroom.conftest import THOTH, make_decision
+from tests.classroom.conftest import THOTH, join, make_decision, user
 from trainer.models import CountQuestion
 
 pytestmark = pytest.mark.django_db
@@ -204,3 +204,97 @@ def test_the_dashboard_counts_the_index_answers_in_counting_accuracy(client, peo
     client.force_login(people["owner"])
     html = client.get(f"/en/classes/{people['class'].pk}/").content.decode()
     assert '<td class="num" data-counting>66.7%</td><td class="num" data-speed>1.3 s</td>' in html
+
+
+# --- issue 31 follow-ups: the teacher's views of counting answers -------------------------
+
+
+def test_the_student_page_shows_counting_misses_as_counts(client, people):
+    s = people["student"]
+    _counting(s, correct=False, ms=1000)  # typed 1, the count was 2
+    Decision.objects.filter(pk=_counting(s, correct=False, ms=1000, category="true_count").pk
+                            ).update(answer=-1, right_answer=3)  # fmt: skip
+    index = _index_answer(s, correct=False)  # 16 v 10 at true count +3
+    client.force_login(people["owner"])
+    url = f"/en/classes/{people['class'].pk}/students/{s.pk}/"
+    html = client.get(url).content.decode()
+    assert "Running count (Hi-Lo): answered +1, the count was +2." in html
+    assert "True count (Hi-Lo): answered −1, the true count was +3." in html
+    assert html.count("data-count-miss") == 2  # a count spans the row: no hand, no dealer
+    row = re.search(r'<tr data-mistake="hard">.*?</tr>', html, re.S)
+    assert row and "at true count +3 (Hi-Lo)" in row.group(0)
+    assert "<strong>Hit −50.0 %</strong>" in row.group(0) and "<td>Stand</td>" in row.group(0)
+    assert index.pk
+    uk = client.get(url.replace("/en/", "/uk/")).content.decode()
+    assert "Поточний рахунок (Hi-Lo): відповідь +1, а рахунок був +2." in uk
+    assert "при істинному рахунку +3 (Hi-Lo)" in uk
+
+
+def test_the_students_total_and_days_are_of_the_moves(client, people):
+    s = people["student"]
+    make_decision(s, correct=True)
+    for _ in range(3):
+        _counting(s, correct=False, ms=1000)
+    client.force_login(people["owner"])
+    data = client.get(f"/en/classes/{people['class'].pk}/students/{s.pk}/").context["data"]
+    assert (data.total.count, data.total.correct) == (1, 1)
+    assert [(sc.count, sc.correct) for _d, sc in data.days] == [(1, 1)]
+    running = next(sc for v, _l, sc in data.categories if v == "running")
+    assert (running.count, running.correct) == (3, 0)
+
+
+def test_the_costliest_mistakes_leave_out_the_counts(people):
+    s = people["student"]
+    make_decision(s, correct=False, lost=0.1, choice="stand")
+    _counting(s, correct=False, ms=1000)
+    _counting(s, correct=False, ms=1000, category="true_count")
+    page = selectors.class_heat(classroom=people["class"], since=None, until=None)
+    assert [(m.kind, m.row, m.up, m.choice) for m in page.mistakes] == [("hard", 16, 10, "stand")]
+
+
+def test_the_dashboards_move_columns_leave_out_the_counts(client, people):
+    s, other = people["student"], user("counter")
+    join(other, people["class"])
+    make_decision(s, correct=True)
+    make_decision(s, correct=True, source="table")
+    for _ in range(2):
+        _counting(s, correct=False, ms=1000)  # numbers, not moves
+    _counting(other, correct=True, ms=2000)  # only counted: no move at all
+    _counting(other, correct=False, ms=2000, category="true_count")
+    client.force_login(people["owner"])
+    r = client.get(f"/en/classes/{people['class'].pk}/")
+    rows = {row.membership.student: row for row in r.context["data"].rows}
+    assert (rows[s].score.count, rows[s].score.accuracy) == (2, 100.0)
+    assert (rows[s].figures.drill, rows[s].figures.table) == (1, 1)
+    assert rows[s].week.accuracy == 100.0 and rows[s].month.count == 2
+    assert rows[other].score.count == 0 and rows[other].score.accuracy is None
+    assert rows[other].week.accuracy is None and rows[other].week_trend is None
+    assert rows[other].figures.last_active is not None  # counting is activity
+    html = r.content.decode()
+    row = re.search(rf'<tr data-student="{other.username}">.*?</tr>', html, re.S).group(0)
+    assert ">0.0%<" not in row and "drill," not in row
+    assert re.findall(r'<td class="num">([^<]*)</td>', row)[:4] == ["0", "–", "–", "–"]
+    assert '<td class="num" data-counting>50.0%</td>' in row
+    mine = re.search(rf'<tr data-student="{s.username}">.*?</tr>', html, re.S).group(0)
+    assert "1 drill, 1 table" in mine and "100.0%" in mine
+    for label in ("Moves", "Move accuracy", "EV lost per 100 moves",
+                  "Move accuracy, last 7 days", "Move accuracy, last 30 days"):  # fmt: skip
+        assert f">{label}</a>" in html or f">{label} <span" in html, label
+    uk = client.get(f"/uk/classes/{people['class'].pk}/").content.decode()
+    assert "Втрачене EV на 100 ходів" in uk and "Точність ходів за останні 7 днів" in uk
+    cs = client.get(f"/cs/classes/{people['class'].pk}/").content.decode()
+    assert "Ztracená EV na 100\xa0tahů" in cs and "Přesnost tahů za posledních 30\xa0dní" in cs
+
+
+def test_the_class_csv_says_moves(client, people):
+    make_decision(people["student"], correct=True)
+    _counting(people["student"], correct=False, ms=1500)
+    client.force_login(people["owner"])
+    r = client.get(f"/en/classes/{people['class'].pk}/export.csv")
+    text = b"".join(r.streaming_content).decode().lstrip("\ufeff")
+    head, *rows = list(csv.reader(io.StringIO(text)))
+    assert head[2:10] == ["Moves", "Drill", "Table", "Move accuracy, %", "EV lost per 100 moves",
+                          "Last active", "Move accuracy, last 7 days, %",
+                          "Move accuracy, last 30 days, %"]  # fmt: skip
+    student = next(row for row in rows if row[1] == "student")
+    assert student[2] == "1" and student[5] == "100.0"

@@ -144,7 +144,7 @@ def test_teacher_and_student(page, live_server, axe_check, screenshot, tables):
     text = Path(info.value.path()).read_text(encoding="utf-8")
     assert text.startswith("\ufeff")
     rows = list(csv.reader(io.StringIO(text[1:])))
-    assert rows[0][:3] == ["Student", "Username", "Decisions"]
+    assert rows[0][:3] == ["Student", "Username", "Moves"]
     assert rows[0][-2:] == ["Weak spots of the class", "Pairs"]
     (ani,) = rows[1:]
     assert ani[:5] == ["Ani", "ani", "10", "10", "0"] and ani[5] == "50.0"
