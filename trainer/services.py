@@ -334,7 +334,7 @@ def _index_situation(
     deal = index_deal(table=table, rng=rng) if table is not None else None
     if table is None or deal is None:
         raise NoIndexTable(rules.key())
-    for _try in range(INDEX_DEAL_TRIES):
+    for tried in range(1, INDEX_DEAL_TRIES + 1):
         left, t = table.cards_left, deal.true_count
         bust: float | None = None
         if deal.insurance:  # asked like the insurance drill's question, at the count
@@ -346,8 +346,8 @@ def _index_situation(
                 rules=rules, system=count_system, cards_left=left, t=t, hand=deal.hand,
                 up=deal.up,
             )  # fmt: skip
-        if best_by_ev(ev) is deal.expected:
-            break
+        if best_by_ev(ev) is deal.expected or tried == INDEX_DEAL_TRIES:
+            break  # the EVs are this deal's: the last one tried is kept with its own
         deal = index_deal(table=table, rng=rng) or deal
     if deal.insurance:
         kind, pair = Situation.Kind.INSURANCE, deal.hand[0] == deal.hand[1]

@@ -424,6 +424,26 @@ def test_the_index_drill_agrees_with_the_index_table(user):
     assert 3 not in asked and any(t > 3 for t in asked) and any(t < 3 for t in asked)
 
 
+def test_when_no_deal_agrees_the_last_one_is_kept_with_its_own_evs(user, monkeypatch):
+    """After every try disagrees, the situation stored holds the last deal and that deal's
+    EVs (not the EVs of the deal before it)."""
+    _store(plays=PLAYS)
+    monkeypatch.setattr(services, "best_by_ev", lambda ev: None)  # no deal ever agrees
+    monkeypatch.setattr(services, "INDEX_DEAL_TRIES", 3)
+    for seed in range(6):
+        s = services.situation_deal(user=user, rules=THOTH, focus="index", system="hilo",
+                                    rng=Random(seed))  # fmt: skip
+        points = tuple(Card.parse(c).points for c in s.hand)
+        if s.kind == "insurance":
+            shoe = count_shoe(HI_LO, 6, 208, s.true_count)
+            ev = {Move.INSURE: insurance_gain(THOTH, points, shoe), Move.DECLINE: 0.0}
+        else:
+            up = Card.parse(s.dealer_up).points
+            ev, _bust = services.index_evs(rules=THOTH, system=HI_LO, cards_left=208,
+                                           t=s.true_count, hand=points, up=up)  # fmt: skip
+        assert s.ev == {m.value: pytest.approx(v) for m, v in ev.items()}, seed
+
+
 def test_the_index_drill_page_asks_insurance_at_the_count(signed_in):
     _store(plays=PLAYS[3:])
     r = signed_in.post("/en/trainer/deal/", {**RUNNING, "focus": "index"})
