@@ -46,7 +46,8 @@ from dataclasses import dataclass
 
 from blackjack.cards import Composition, full_composition, remove_cards
 from blackjack.hand import is_points_blackjack
-from blackjack.maths.dealer import DealerOutcome, dealer_probabilities
+from blackjack.maths.backend import dealer_probabilities
+from blackjack.maths.dealer import DealerOutcome
 from blackjack.maths.engine import HandChart, engine_for
 from blackjack.moves import MOVE_ORDER, Move
 from blackjack.round.legal import legal_moves_for_points
