@@ -114,8 +114,9 @@ class KernelDealerCache:
         points it holds, those not known yet."""
         self.kernel.fill_less(pairs)
 
-    def prefetch(self, code: int, n: int, children: Sequence[tuple[int, int, int]]) -> None:
-        """The vectors of the children (rank index, count, child's code) of the shoe ``code``."""
+    def ensure(self, code: int, n: int, children: Sequence[tuple[int, int, int]]) -> None:
+        """The vectors of the children (rank index, count, child's code) of the shoe ``code``,
+        those not known yet (one call: the kernel looks them up faster than Python)."""
         self.kernel.fill([child for _, _, child in children])
 
     def vector(self, comp: Composition) -> tuple[float, ...]:

@@ -316,6 +316,14 @@ class DealerCache:
         rows = [stand_rows(vectors, peek=peek) for peek in peeks]
         self._keep_bulk(codes, (rows[0], rows[-1]))
 
+    def ensure(self, code: int, n: int, children: Sequence[tuple[int, int, int]]) -> None:
+        """:meth:`prefetch` the children of the shoe ``code`` if any is not known yet."""
+        rows, bulk = self.rows[False], self.bulk_at
+        for kid in children:
+            if kid[2] not in rows and kid[2] not in bulk:
+                self.prefetch(code, n, children)
+                return
+
     def prefetch(self, code: int, n: int, children: Sequence[tuple[int, int, int]]) -> None:
         """Compute the vectors of the children of the shoe ``code`` of ``n`` cards not known
         yet, given as (rank index, count of that rank, child's code)."""

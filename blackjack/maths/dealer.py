@@ -100,7 +100,9 @@ def encode(comp: Composition) -> int:
     >>> encode((1, 0, 0, 0, 0, 0, 0, 0, 0, 2)) == 1 + (2 << 54)
     True
     """
-    return sum(c << s for c, s in zip(comp, SHIFTS, strict=True))
+    a, b, c, d, e, f, g, h, i, j = comp  # written out: the engine encodes thousands a second
+    low = a + (b << 6) + (c << 12) + (d << 18) + (e << 24)
+    return low + (f << 30) + (g << 36) + (h << 42) + (i << 48) + (j << 54)
 
 
 def decode(code: int) -> Composition:

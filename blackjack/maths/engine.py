@@ -246,11 +246,7 @@ class Engine:
             count = (code >> shift) & mask
             if count:
                 out.append((i, count, code - unit))
-        known = self.dealer.known
-        for kid in out:
-            if not known(kid[2]):
-                self.dealer.prefetch(code, n, out)
-                break
+        self.dealer.ensure(code, n, out)
         return out
 
     def _bust_mass(self, code: int, n: int, room: int, busting: int) -> float:

@@ -746,53 +746,6 @@ typedef struct {
     size_t n, cap;
 } Hands;
 
-typedef struct {
-    uint64_t code; /* the shoe left */
-    int left[RANKS], n, points, ace;
-    int child[RANKS]; /* index of the hand one card more, -1 if none */
-    double stand, value, bust[RANKS];
-} Node;
-
-typedef struct {
-    Node *nodes;
-    Py_ssize_t n, cap;
-    Map at; /* shoe code -> node */
-} Family;
-
-static int grow_hands(int counts[RANKS], int points, int ace, int smallest, int limit, Family *f) {
-    if (f->n == f->cap) {
-        Py_ssize_t cap = f->cap ? 2 * f->cap : 1024;
-        Node *more = realloc(f->nodes, cap * sizeof(Node));
-        if (!more) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        f->nodes = more;
-        f->cap = cap;
-    }
-    Node *node = &f->nodes[f->n];
-    memcpy(node->left, counts, sizeof(node->left));
-    node->code = encode(counts);
-    node->n = 0;
-    for (int r = 0; r < RANKS; r++) node->n += counts[r];
-    node->points = points;
-    node->ace = ace;
-    if (map_put(&f->at, node->code, 0, f->n) < 0) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    f->n++;
-    int room = limit - points;
-    for (int card = smallest; card <= (room < 10 ? room : 10); card++) {
-        if (!counts[card - 1]) continue;
-        counts[card - 1]--;
-        int failed = grow_hands(counts, points + card, ace || card == 1, card, limit, f);
-        counts[card - 1]++;
-        if (failed) return -1;
-    }
-    return 0;
-}
-
 static int Hands_init(Hands *self, PyObject *args, PyObject *kwds) {
     static char *names[] = {NULL};
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "", names)) return -1;
@@ -833,75 +786,216 @@ static int hands_put(Hands *self, uint64_t code, int key, double value) {
     return 0;
 }
 
-/* Values one family's hands (as batch.solve), from 21 points down. */
-static int solve_family(Dealer *dealer, int counts[RANKS], int hard, int ace, int peek, int bj,
-                        Family *f) {
-    int limit = 21 - hard;
-    f->n = 0;
-    map_free(&f->at);
-    if (map_init(&f->at, 1024) < 0 || grow_hands(counts, 0, ace, 1, limit, f) < 0) {
-        if (!PyErr_Occurred()) PyErr_NoMemory();
-        return -1;
+/* Every multiset of at most ``limit`` points, most points first, with the index of each one's
+ * multiset with a card more of each rank (-1 past the limit): the hands a family grows, laid
+ * out once per limit (batch._play_layout). */
+typedef struct {
+    Py_ssize_t n;
+    uint64_t *code;
+    unsigned char (*counts)[RANKS];
+    int *points, *ace, *cards;
+    int (*child)[RANKS];
+    Py_ssize_t single[RANKS]; /* the one-card multisets */
+} Layout;
+
+static Layout *LAYOUTS[22];
+
+typedef struct {
+    unsigned char counts[RANKS];
+    int points;
+} Held;
+
+static int compare_held(const void *a, const void *b) {
+    const Held *x = a, *y = b;
+    if (x->points != y->points) return x->points > y->points ? -1 : 1;
+    return memcmp(x->counts, y->counts, RANKS);
+}
+
+static int list_held(unsigned char counts[RANKS], int points, int smallest, int limit, Held **out,
+                     Py_ssize_t *n, Py_ssize_t *cap) {
+    if (*n == *cap) {
+        Py_ssize_t more = *cap ? 2 * *cap : 1024;
+        Held *grown = realloc(*out, more * sizeof(Held));
+        if (!grown) return -1;
+        *out = grown;
+        *cap = more;
     }
-    /* The dealer's vectors of every shoe here (all known after the engine's fill). */
-    Codes missing = {0};
-    for (Py_ssize_t i = 0; i < f->n; i++)
-        if (map_get(&dealer->at, f->nodes[i].code, 0) < 0 &&
-            codes_push(&missing, f->nodes[i].code) < 0) {
-            free(missing.codes);
-            return -1;
-        }
-    if (missing.n && dealer_fill(dealer, missing.codes, missing.n) < 0) {
-        free(missing.codes);
-        return -1;
+    memcpy((*out)[*n].counts, counts, RANKS);
+    (*out)[*n].points = points;
+    (*n)++;
+    for (int card = smallest; card <= (limit - points < 10 ? limit - points : 10); card++) {
+        counts[card - 1]++;
+        int failed = list_held(counts, points + card, card, limit, out, n, cap);
+        counts[card - 1]--;
+        if (failed) return -1;
     }
-    free(missing.codes);
-    int most = 0;
-    for (Py_ssize_t i = 0; i < f->n; i++) {
-        Node *node = &f->nodes[i];
-        double row[6];
-        int h = hard + node->points;
-        int total = node->ace && h <= 11 ? h + 10 : h;
-        stand_row(dealer->vectors + OUTCOMES * map_get(&dealer->at, node->code, 0), peek, row);
-        node->stand = row[total - 16 > 0 ? total - 16 : 0];
+    return 0;
+}
+
+static void free_layout(Layout *l) {
+    if (!l) return;
+    free(l->code);
+    free(l->counts);
+    free(l->points);
+    free(l->ace);
+    free(l->cards);
+    free(l->child);
+    free(l);
+}
+
+static Layout *layout_for(int limit) {
+    if (LAYOUTS[limit]) return LAYOUTS[limit];
+    Held *held = NULL;
+    Py_ssize_t n = 0, cap = 0;
+    unsigned char counts[RANKS] = {0};
+    Map at = {0};
+    Layout *l = calloc(1, sizeof(Layout));
+    if (!l || list_held(counts, 0, 1, limit, &held, &n, &cap) < 0) goto fail;
+    qsort(held, n, sizeof(Held), compare_held);
+    l->n = n;
+    l->code = malloc(n * sizeof(uint64_t));
+    l->counts = malloc(n * sizeof(*l->counts));
+    l->points = malloc(n * sizeof(int));
+    l->ace = malloc(n * sizeof(int));
+    l->cards = malloc(n * sizeof(int));
+    l->child = malloc(n * sizeof(*l->child));
+    if (!l->code || !l->counts || !l->points || !l->ace || !l->cards || !l->child ||
+        map_init(&at, n) < 0)
+        goto fail;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int c[RANKS], cards = 0;
         for (int r = 0; r < RANKS; r++) {
-            node->child[r] = -1;
-            if (node->points + r + 1 <= limit && node->left[r] > 0)
-                node->child[r] = (int)map_get(&f->at, node->code - ((uint64_t)1 << SHIFT[r]), 0);
-            if (peek && bj >= 0) {
-                int b = node->left[bj] - (r == bj), below = node->n - 1 > 1 ? node->n - 1 : 1;
-                node->bust[r] = (double)b / (double)below - 1.0;
-            } else {
-                node->bust[r] = -1.0;
-            }
+            c[r] = held[i].counts[r];
+            cards += c[r];
         }
-        if (node->points > most) most = node->points;
+        memcpy(l->counts[i], held[i].counts, RANKS);
+        l->code[i] = encode(c);
+        l->points[i] = held[i].points;
+        l->ace[i] = c[0] > 0;
+        l->cards[i] = cards;
+        if (map_put(&at, l->code[i], 0, i) < 0) goto fail;
     }
-    /* Children hold more points: most points first (a counting sort). */
-    Py_ssize_t starts[23] = {0}, *order = malloc((f->n ? f->n : 1) * sizeof(Py_ssize_t));
-    if (!order) {
+    for (Py_ssize_t i = 0; i < n; i++)
+        for (int r = 0; r < RANKS; r++)
+            l->child[i][r] = l->points[i] + r + 1 <= limit
+                                 ? (int)map_get(&at, l->code[i] + ((uint64_t)1 << SHIFT[r]), 0)
+                                 : -1;
+    for (int r = 0; r < RANKS; r++)
+        l->single[r] = r + 1 <= limit ? map_get(&at, (uint64_t)1 << SHIFT[r], 0) : -1;
+    map_free(&at);
+    free(held);
+    LAYOUTS[limit] = l;
+    return l;
+fail:
+    map_free(&at);
+    free(held);
+    free_layout(l);
+    PyErr_NoMemory();
+    return NULL;
+}
+
+/* One family's hands by layout index: whether the shoe holds the hand's cards, the shoe it
+ * leaves, its row among the dealer's vectors, its stand and hit-or-stand values. */
+typedef struct {
+    Py_ssize_t cap;
+    char *exists;
+    uint64_t *code;
+    int64_t *row;
+    double *stand, *value;
+} Family;
+
+static void free_family(Family *f) {
+    free(f->exists);
+    free(f->code);
+    free(f->row);
+    free(f->stand);
+    free(f->value);
+    memset(f, 0, sizeof(Family));
+}
+
+static int family_reserve(Family *f, Py_ssize_t n) {
+    if (n <= f->cap) return 0;
+    free_family(f);
+    f->exists = malloc(n);
+    f->code = malloc(n * sizeof(uint64_t));
+    f->row = malloc(n * sizeof(int64_t));
+    f->stand = malloc(n * sizeof(double));
+    f->value = malloc(n * sizeof(double));
+    if (!f->exists || !f->code || !f->row || !f->stand || !f->value) {
+        free_family(f);
         PyErr_NoMemory();
         return -1;
     }
-    for (Py_ssize_t i = 0; i < f->n; i++) starts[most - f->nodes[i].points + 1]++;
-    for (int p = 1; p < 23; p++) starts[p] += starts[p - 1];
-    for (Py_ssize_t i = 0; i < f->n; i++) order[starts[most - f->nodes[i].points]++] = i;
-    for (Py_ssize_t k = 0; k < f->n; k++) {
-        {
-            Node *node = &f->nodes[order[k]];
-            int points = node->points;
-            double terms[RANKS];
-            for (int r = 0; r < RANKS; r++) {
-                int kid = node->child[r];
-                terms[r] = (double)node->left[r] * (kid >= 0 ? f->nodes[kid].value : node->bust[r]);
-            }
-            double hit = pairwise(terms, RANKS) / (double)(node->n > 1 ? node->n : 1);
-            int h = hard + points;
-            int total = node->ace && h <= 11 ? h + 10 : h;
-            node->value = total < 21 ? (node->stand >= hit ? node->stand : hit) : node->stand;
+    f->cap = n;
+    return 0;
+}
+
+/* What drawing rank ``r`` costs when it busts: the mass of the shoe it leaves. */
+static inline double bust_cost(const int left[RANKS], int n, int r, int peek, int bj) {
+    if (!(peek && bj >= 0)) return -1.0;
+    int b = left[bj] - (r == bj), below = n - 1 > 1 ? n - 1 : 1;
+    return (double)b / (double)below - 1.0;
+}
+
+/* The sum over ranks of count x (the child's ``worth``, or the bust cost), as numpy sums it. */
+static inline double draw_sum(const Layout *l, const Family *f, Py_ssize_t i, const int left[RANKS],
+                              int n, const double *worth, int peek, int bj) {
+    double terms[RANKS];
+    for (int r = 0; r < RANKS; r++) {
+        int kid = l->child[i][r];
+        double w = kid >= 0 && f->exists[kid] ? worth[kid] : bust_cost(left, n, r, peek, bj);
+        terms[r] = (double)left[r] * w;
+    }
+    return pairwise(terms, RANKS);
+}
+
+static inline int hand_total(int hard, int ace) { return ace && hard <= 11 ? hard + 10 : hard; }
+
+/* Values one family's hands (as batch.solve_hands), most points first so that a hand's children
+ * are valued before it. */
+static int solve_family(Dealer *dealer, const Layout *l, const int comp[RANKS], int hard, int ace,
+                        int peek, int bj, Family *f) {
+    uint64_t whole = encode(comp);
+    int size = 0;
+    for (int r = 0; r < RANKS; r++) size += comp[r];
+    if (family_reserve(f, l->n) < 0) return -1;
+    Codes missing = {0};
+    for (Py_ssize_t i = 0; i < l->n; i++) {
+        int ok = 1;
+        for (int r = 0; r < RANKS && ok; r++) ok = l->counts[i][r] <= comp[r];
+        f->exists[i] = (char)ok;
+        if (!ok) continue;
+        f->code[i] = whole - l->code[i];
+        f->row[i] = map_get(&dealer->at, f->code[i], 0);
+        if (f->row[i] < 0 && codes_push(&missing, f->code[i]) < 0) {
+            free(missing.codes);
+            return -1;
         }
     }
-    free(order);
+    /* The dealer's vectors of every shoe here: all known after the engine's fill. */
+    if (missing.n) {
+        int failed = dealer_fill(dealer, missing.codes, missing.n);
+        free(missing.codes);
+        if (failed) return -1;
+        for (Py_ssize_t i = 0; i < l->n; i++)
+            if (f->exists[i] && f->row[i] < 0) f->row[i] = map_get(&dealer->at, f->code[i], 0);
+    }
+    for (Py_ssize_t i = 0; i < l->n; i++) {
+        if (!f->exists[i]) continue;
+        double row[6];
+        int total = hand_total(hard + l->points[i], ace || l->ace[i]);
+        stand_row(dealer->vectors + OUTCOMES * f->row[i], peek, row);
+        f->stand[i] = row[total - 16 > 0 ? total - 16 : 0];
+    }
+    for (Py_ssize_t i = 0; i < l->n; i++) {
+        if (!f->exists[i]) continue;
+        int left[RANKS], n = size - l->cards[i];
+        for (int r = 0; r < RANKS; r++) left[r] = comp[r] - l->counts[i][r];
+        double hit = draw_sum(l, f, i, left, n, f->value, peek, bj) / (double)(n > 1 ? n : 1);
+        int total = hand_total(hard + l->points[i], ace || l->ace[i]);
+        double stand = f->stand[i];
+        f->value[i] = total < 21 ? (stand >= hit ? stand : hit) : stand;
+    }
     return 0;
 }
 
@@ -926,12 +1020,13 @@ static PyObject *Hands_solve(Hands *self, PyObject *args) {
             PyErr_SetString(PyExc_ValueError, "hard total out of range");
             goto fail;
         }
-        if (solve_family(dealer, counts, hard, ace, peek, bj, &f) < 0) goto fail;
+        const Layout *l = layout_for(21 - hard);
+        if (!l || solve_family(dealer, l, counts, hard, ace, peek, bj, &f) < 0) goto fail;
         if (i < memos) {
-            for (Py_ssize_t k = 0; k < f.n; k++) {
-                Node *node = &f.nodes[k];
-                if (hands_put(self, node->code, 2 * (hard + node->points) + node->ace,
-                              node->value) < 0) {
+            for (Py_ssize_t k = 0; k < l->n; k++) {
+                if (!f.exists[k]) continue;
+                int key = 2 * (hard + l->points[k]) + (ace || l->ace[k]);
+                if (hands_put(self, f.code[k], key, f.value[k]) < 0) {
                     PyErr_NoMemory();
                     goto fail;
                 }
@@ -940,18 +1035,16 @@ static PyObject *Hands_solve(Hands *self, PyObject *args) {
         }
         /* A split hand's shoe: the one-card hands [pair, second], their hit-or-stand value,
          * stand and double. */
+        int size = 0;
+        for (int r = 0; r < RANKS; r++) size += counts[r];
         for (int second = 1; second <= 10; second++) {
-            if (!counts[second - 1]) continue;
-            Node *node = &f.nodes[map_get(&f.at, encode(counts) - ((uint64_t)1 << SHIFT[second - 1]), 0)];
-            if (node->n <= 0) continue;
-            double terms[RANKS];
-            for (int r = 0; r < RANKS; r++) {
-                int kid = node->child[r];
-                terms[r] = (double)node->left[r] * (kid >= 0 ? f.nodes[kid].stand : node->bust[r]);
-            }
-            double dbl = 2.0 * pairwise(terms, RANKS) / (double)(node->n > 1 ? node->n : 1);
-            PyObject *item = Py_BuildValue("(niKddd)", i, second, (unsigned long long)node->code,
-                                           node->value, node->stand, dbl);
+            Py_ssize_t k = l->single[second - 1];
+            if (k < 0 || !f.exists[k] || size - 1 <= 0) continue;
+            int left[RANKS], n = size - 1;
+            for (int r = 0; r < RANKS; r++) left[r] = counts[r] - (r == second - 1);
+            double dbl = 2.0 * draw_sum(l, &f, k, left, n, f.stand, peek, bj) / (double)n;
+            PyObject *item = Py_BuildValue("(niKddd)", i, second, (unsigned long long)f.code[k],
+                                           f.value[k], f.stand[k], dbl);
             if (!item || PyList_Append(nodes, item) < 0) {
                 Py_XDECREF(item);
                 goto fail;
@@ -959,13 +1052,11 @@ static PyObject *Hands_solve(Hands *self, PyObject *args) {
             Py_DECREF(item);
         }
     }
-    free(f.nodes);
-    map_free(&f.at);
+    free_family(&f);
     Py_DECREF(seq);
     return nodes;
 fail:
-    free(f.nodes);
-    map_free(&f.at);
+    free_family(&f);
     Py_DECREF(seq);
     Py_XDECREF(nodes);
     return NULL;
