@@ -569,7 +569,7 @@ def prepare_table(up: int, h17: bool) -> None:
 
 @cache
 def _play_layout(limit: int) -> tuple[IntArray, IntArray, IntArray, IntArray]:
-    """The multisets of at most ``limit`` points (:func:`_multiset_array`) with their codes,
+    """The multisets of at most ``limit`` points (:func:`multiset_array`) with their codes,
     their points and, for each rank, the index of the multiset with one card of it more
     (-1 past ``limit``): the hands :meth:`Engine._solve` grows from one hand."""
     cards = multiset_array(limit)

@@ -203,7 +203,7 @@ static void free_table(Table *t) {
 }
 
 /* Every multiset the dealer ends on, counted card by card over the multisets drawn so far (as
- * dealer._final_multisets), then the merge steps of batch._steps. */
+ * dealer.final_multisets), then the merge steps of batch._steps. */
 static Table *build_table(int up, int h17) {
     Table *t = calloc(1, sizeof(Table));
     Map found_at = {0}, grown_at = {0};
@@ -930,20 +930,19 @@ static int family_reserve(Family *f, Py_ssize_t n) {
     return 0;
 }
 
-/* What drawing rank ``r`` costs when it busts: the mass of the shoe it leaves. */
-static inline double bust_cost(const int left[RANKS], int n, int r, int peek, int bj) {
-    if (!(peek && bj >= 0)) return -1.0;
-    int b = left[bj] - (r == bj), below = n - 1 > 1 ? n - 1 : 1;
-    return (double)b / (double)below - 1.0;
-}
-
-/* The sum over ranks of count x (the child's ``worth``, or the bust cost), as numpy sums it. */
+/* The sum over ranks of count x (the child's ``worth``, or, where the card busts, minus the
+ * mass of the shoe it leaves), as numpy sums it. */
 static inline double draw_sum(const Layout *l, const Family *f, Py_ssize_t i, const int left[RANKS],
                               int n, const double *worth, int peek, int bj) {
-    double terms[RANKS];
+    double terms[RANKS], bust = -1.0, bust_own = -1.0;
+    if (peek && bj >= 0) {
+        double below = (double)(n - 1 > 1 ? n - 1 : 1);
+        bust = (double)left[bj] / below - 1.0;
+        bust_own = (double)(left[bj] - 1) / below - 1.0; /* drawing the blackjack card itself */
+    }
     for (int r = 0; r < RANKS; r++) {
         int kid = l->child[i][r];
-        double w = kid >= 0 && f->exists[kid] ? worth[kid] : bust_cost(left, n, r, peek, bj);
+        double w = kid >= 0 && f->exists[kid] ? worth[kid] : r == bj ? bust_own : bust;
         terms[r] = (double)left[r] * w;
     }
     return pairwise(terms, RANKS);
