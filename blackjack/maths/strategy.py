@@ -34,6 +34,7 @@ from blackjack.maths.ev import (
     Analysis,
     analyze,
     best_by_ev,
+    forget_analyses,
     prepare_full_shoe,
     rank_by_ev,
     round_ev,
@@ -267,6 +268,7 @@ _CHARTS: dict[Rules, Chart] = {}
 def clear_caches() -> None:
     """Forget charts and EVs kept in memory (the store keeps its tables)."""
     _CHARTS.clear()
+    forget_analyses()
     ev_clear_caches()
 
 
