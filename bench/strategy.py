@@ -3,7 +3,7 @@
 The job: ``python -m blackjack analyze --all --no-store`` (every two-card hand against every up
 card, every option's EV, splits with resplit decisions, and the chart) for six decks S17 DAS (the
 ``thoth`` preset) and one deck H17.  Cold: a fresh process each run, its CPU time (user + system,
-from ``getrusage`` of the children), wall time and peak memory, the median of ``--runs``.
+from ``wait4``), wall time and peak memory, the median of ``--runs``.
 Warm: the same in this process after ``clear_caches()`` (imports and drawing tables done).
 
 ``--base DIR`` times a checkout of older code (its ``blackjack`` package) and ``--cpp PROGRAM``
@@ -45,22 +45,26 @@ HANDS = [([10, 6], 10), ([5, 6], 6), ([1, 7], 9), ([8, 8], 10), ([2, 2], 2)]
 def timed(
     cmd: list[str], cwd: Path, env: dict[str, str] | None = None
 ) -> tuple[float, float, float]:
-    """CPU s, wall s, peak MB of one child process."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    """CPU s, wall s, peak MB of one child process (its own, from wait4)."""
     t = time.perf_counter()
     environ = {**os.environ, **env} if env else None
-    subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, check=True, env=environ)
+    child = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, env=environ)
+    _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - t
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-    return cpu, wall, after.ru_maxrss / 1024  # maxrss: the largest child so far
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode:
+        raise subprocess.CalledProcessError(child.returncode, cmd)
+    return usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024
 
 
 def line(name: str, runs: list[tuple[float, float, float]]) -> str:
     cpu = statistics.median(r[0] for r in runs)
     wall = statistics.median(r[1] for r in runs)
     lo, hi = min(r[0] for r in runs), max(r[0] for r in runs)
-    return f"  {name:<8} CPU {cpu:5.2f} s ({lo:.2f}-{hi:.2f})  wall {wall:5.2f} s"
+    peak = max(r[2] for r in runs)
+    return (
+        f"  {name:<8} CPU {cpu:5.2f} s ({lo:.2f}-{hi:.2f})  wall {wall:5.2f} s  peak {peak:4.0f} MB"
+    )
 
 
 def cold(args: argparse.Namespace) -> None:
@@ -73,11 +77,8 @@ def cold(args: argparse.Namespace) -> None:
             results["base"] = []
         if args.cpp:
             results["C++"] = []
-        peak = 0.0
         for _ in range(args.runs):
-            run = timed(ours, ROOT)
-            results["ours"].append(run)
-            peak = max(peak, run[2])
+            results["ours"].append(timed(ours, ROOT))
             if args.pure:
                 results["pure"].append(timed(ours, ROOT, {"BLACKJACK_PURE": "1"}))
             if args.base:
@@ -92,7 +93,6 @@ def cold(args: argparse.Namespace) -> None:
                 r[0] for r in results["C++"]
             )
             print(f"  ours / C++ CPU: {ratio:.2f}")
-        print(f"  peak memory of a process (largest child so far): {peak:.0f} MB")
 
 
 def warm() -> None:
