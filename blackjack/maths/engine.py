@@ -106,7 +106,7 @@ class Engine:
                 need += [(b, 21 - p) for b in bases]
                 if p != 1 or self.rules.hit_split_aces:
                     families += [(b, p, p == 1) for b in bases]
-        # The hands' values in numpy (blackjack.splits asks for the hands of up to
+        # The hands' values in bulk (blackjack.splits asks for the hands of up to
         # 2 * max_hands - 2 shoes; one Python call each was most of the time).
         self.dealer.fill_less(need)
         if self.chart is None and sum(base) >= _SOLVE_MIN_CARDS:
@@ -128,14 +128,14 @@ class Engine:
 
     def _solve(self, families: Sequence[tuple[Composition, int, bool]], *, memos: int) -> None:
         """Value every hand that can grow from each family ``(shoe, hard, ace)`` by drawing
-        cards, with numpy: one step per hard total, from 21 down, instead of one Python call
-        per hand.  The first ``memos`` families fill the :meth:`play` memos; each other family
-        is a split hand's shoe (``hard`` the pair card) and fills the :meth:`split_hand` memo
-        of every second card (hit, stand or double), so that Python walks none of its hands.
-        Only saves time; :meth:`_play_code` and :meth:`split_hand` compute the same values
-        (up to the order of the sums).  The caller makes sure the shoes are large enough that
-        no hand here empties them, and has filled the dealer vectors.  The compiled kernel,
-        where it computes, does the same sums in C and keeps the values itself."""
+        cards, in bulk (the kernel, or numpy one step per hard total from 21 down) instead of
+        one Python call per hand.  The first ``memos`` families fill the :meth:`play` memos (the
+        kernel keeps those values itself: :meth:`_play_code` asks it); each other family is a
+        split hand's shoe (``hard`` the pair card) and fills the :meth:`split_hand` memo of
+        every second card (hit, stand or double), so that Python walks none of its hands.  Only
+        saves time; :meth:`_play_code` and :meth:`split_hand` compute the same values (up to
+        the order of the sums).  The caller makes sure the shoes are large enough that no hand
+        here empties them, and has filled the dealer vectors."""
         if self._hands is not None:
             assert isinstance(self.dealer, KernelDealerCache)
             kernel, peek, bj = self.dealer.kernel, self.peek, self.bj_index
