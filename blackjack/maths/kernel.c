@@ -14,6 +14,14 @@
  * first): after a step the dealer side needs only the multisets' counts of the ranks left, the
  * shoe side only its counts of the ranks summed.  The shoes of a batch, sorted by code, form a
  * trie in that order; a depth-first walk does each step once per distinct prefix.
+ *
+ * The hands.  Every multiset of at most 21 - hard points is laid out once per limit, most points
+ * first, with the index of each one's children; a family (a shoe, a hard total, an ace held)
+ * values every hand the shoe holds as the better of standing (the dealer's vector of the shoe it
+ * leaves) and hitting (its children's values, or what busting costs), as batch.solve_hands.
+ *
+ * Every call holds the GIL and keeps no pointer into a growing array across a call into Python,
+ * so the request threads and the background job may share the objects.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -1173,6 +1181,10 @@ static struct PyModuleDef kernel_module = {
     "The engine's dealer batches and hand values in C (see blackjack/maths/kernel.c).",
     -1,
     kernel_methods,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
 };
 
 PyMODINIT_FUNC PyInit_kernel(void) {
