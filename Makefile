@@ -8,7 +8,9 @@ export PYTHONDONTWRITEBYTECODE := 1
 
 .PHONY: run serve test setup check lint messages translations-check pytest clean
 
-$(VENV)/.installed: pyproject.toml
+# setup.py builds the engine's C kernel (blackjack/maths/kernel.c) in place: a changed kernel
+# installs again.  Without a C compiler the install goes on and the engine computes in numpy.
+$(VENV)/.installed: pyproject.toml setup.py blackjack/maths/kernel.c
 	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Python 3.11 is needed"'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip

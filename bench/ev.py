@@ -25,7 +25,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import blackjack as ev
 from blackjack.cli import add_rules_arguments, all_situations, rules_from_args
-from blackjack.maths.dealer import prepare_dealer_tables
+from blackjack.maths import prepare_dealer_tables
 
 SITUATIONS = [([10, 6], 10), ([10, 2], 4), ([5, 6], 6), ([1, 7], 9), ([2, 3], 6), ([8, 8], 10),
               ([1, 1], 6), ([2, 2], 2), ([3, 3], 2), ([2, 2], 3)]  # fmt: skip

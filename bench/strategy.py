@@ -3,15 +3,17 @@
 The job: ``python -m blackjack analyze --all --no-store`` (every two-card hand against every up
 card, every option's EV, splits with resplit decisions, and the chart) for six decks S17 DAS (the
 ``thoth`` preset) and one deck H17.  Cold: a fresh process each run, its CPU time (user + system,
-from ``getrusage`` of the children), wall time and peak memory, the median of ``--runs``.
+from ``wait4``), wall time and peak memory, the median of ``--runs``.
 Warm: the same in this process after ``clear_caches()`` (imports and drawing tables done).
 
 ``--base DIR`` times a checkout of older code (its ``blackjack`` package) and ``--cpp PROGRAM``
 Eric Farmer's analyzer built from its public source in a scratch folder (``PROGRAM DECKS H17``:
 see the README's "Measured"), alternated run by run with ours (A B A B): the machine is shared,
-so compare CPU times, not wall times.  Then the per-composition cost (one hand against one up
+so compare CPU times, not wall times.  ``--pure`` also times ours without the compiled kernel
+(``BLACKJACK_PURE=1``: numpy computes).  Then the per-composition cost (one hand against one up
 card from a shoe with cards removed, warm) for 1, 10 and 100 compositions, and the CLI start-up.
-Run by hand, not by the tests.
+With ``PYTHONDONTWRITEBYTECODE`` set (the Makefile sets it) every cold run compiles our modules
+afresh, about 0.04 s of its CPU; the bench says which.  Run by hand, not by the tests.
 """
 
 from __future__ import annotations
@@ -40,37 +42,45 @@ JOBS = {"6D S17 DAS": (["--rules", "thoth"], ["6", "0"]),
 HANDS = [([10, 6], 10), ([5, 6], 6), ([1, 7], 9), ([8, 8], 10), ([2, 2], 2)]
 
 
-def timed(cmd: list[str], cwd: Path) -> tuple[float, float, float]:
-    """CPU s, wall s, peak MB of one child process."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+def timed(
+    cmd: list[str], cwd: Path, env: dict[str, str] | None = None
+) -> tuple[float, float, float]:
+    """CPU s, wall s, peak MB of one child process (its own, from wait4)."""
     t = time.perf_counter()
-    subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, check=True)
+    environ = {**os.environ, **env} if env else None
+    child = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, env=environ)
+    _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - t
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-    return cpu, wall, after.ru_maxrss / 1024  # maxrss: the largest child so far
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode:
+        raise subprocess.CalledProcessError(child.returncode, cmd)
+    return usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024
 
 
 def line(name: str, runs: list[tuple[float, float, float]]) -> str:
     cpu = statistics.median(r[0] for r in runs)
     wall = statistics.median(r[1] for r in runs)
     lo, hi = min(r[0] for r in runs), max(r[0] for r in runs)
-    return f"  {name:<8} CPU {cpu:5.2f} s ({lo:.2f}-{hi:.2f})  wall {wall:5.2f} s"
+    peak = max(r[2] for r in runs)
+    return (
+        f"  {name:<8} CPU {cpu:5.2f} s ({lo:.2f}-{hi:.2f})  wall {wall:5.2f} s  peak {peak:4.0f} MB"
+    )
 
 
 def cold(args: argparse.Namespace) -> None:
     for job, (flags, cpp_args) in JOBS.items():
         ours = [sys.executable, "-m", "blackjack", "analyze", *flags, "--all", "--no-store"]
         results: dict[str, list[tuple[float, float, float]]] = {"ours": []}
+        if args.pure:
+            results["pure"] = []
         if args.base:
             results["base"] = []
         if args.cpp:
             results["C++"] = []
-        peak = 0.0
         for _ in range(args.runs):
-            run = timed(ours, ROOT)
-            results["ours"].append(run)
-            peak = max(peak, run[2])
+            results["ours"].append(timed(ours, ROOT))
+            if args.pure:
+                results["pure"].append(timed(ours, ROOT, {"BLACKJACK_PURE": "1"}))
             if args.base:
                 results["base"].append(timed(ours, Path(args.base)))
             if args.cpp:
@@ -83,7 +93,6 @@ def cold(args: argparse.Namespace) -> None:
                 r[0] for r in results["C++"]
             )
             print(f"  ours / C++ CPU: {ratio:.2f}")
-        print(f"  peak memory of a process (largest child so far): {peak:.0f} MB")
 
 
 def warm() -> None:
@@ -101,12 +110,13 @@ def warm() -> None:
               f"{time.process_time() - c:.2f} s, wall {time.perf_counter() - t:.2f} s")  # fmt: skip
 
 
-def per_composition() -> None:
-    from blackjack import Rules, analyze
+def per_composition(label: str = "") -> None:
+    from blackjack import Rules, analyze, clear_caches
 
+    clear_caches()
     rules, rng = Rules(), random.Random(7)
     analyze(rules, [10, 6], 10, removed=[2])
-    print("one hand, one up card, a shoe with 1-12 random cards out (warm), CPU per shoe:")
+    print(f"one hand, one up card, a shoe with 1-12 random cards out (warm){label}, CPU per shoe:")
     for hand, up in HANDS:
         analyze(rules, hand, up, removed=[3])
         cells = []
@@ -130,12 +140,25 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--base", help="a checkout of the code to compare with")
     parser.add_argument("--cpp", help="the C++ analyzer's program (DECKS H17)")
+    parser.add_argument("--pure", action="store_true", help="ours without the kernel too")
     args = parser.parse_args()
-    print(f"{describe()}; load average: {os.getloadavg()[0]:.1f}")
+    from blackjack.maths import backend
+
+    kernel = "built" if backend.KERNEL is not None else "NOT built (numpy computes)"
+    compiles = "unset"
+    if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        compiles = "set: every cold run compiles"
+    print(f"{describe()}; load average: {os.getloadavg()[0]:.1f}; kernel {kernel}; "
+          f"PYTHONDONTWRITEBYTECODE {compiles}")  # fmt: skip
     cold(args)
     warm()
     per_composition()
+    if args.pure and backend.KERNEL is not None:
+        kept, backend.KERNEL = backend.KERNEL, None
+        per_composition(" without the kernel")
+        backend.KERNEL = kept
     startup()
+    print(f"load average at the end: {os.getloadavg()[0]:.1f}")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory of this process (warm runs): {peak:.0f} MB")
 

@@ -54,8 +54,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from blackjack.cards import Composition, full_composition
 from blackjack.counting.systems import (
     DECK,
@@ -317,6 +315,8 @@ def smooth(evs: Sequence[tuple[float, dict[Move, float]]]) -> list[dict[Move, fl
     >>> [round(e[Move.HIT], 6) for e in smooth(evs)[9:12]]
     [-0.011, -0.001, 0.009]
     """
+    import numpy as np  # here: the engine's cold start need not load numpy
+
     ts = np.array([t for t, _ev in evs])
     moves = [m for m in evs[0][1] if all(m in ev for _t, ev in evs)]
     grid = np.array(COUNTS, dtype=float)

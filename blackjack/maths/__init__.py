@@ -1,7 +1,10 @@
 """The mathematics of blackjack, exact: the dealer's probabilities, the EV of every option, the
 split EVs, the basic-strategy charts and the house edge, with the store that keeps them.
 
-* :mod:`~blackjack.maths.dealer`: the dealer's final-total distribution from any shoe.
+* :mod:`~blackjack.maths.dealer`: the dealer's outcomes, its final multisets, shoe codes.
+* :mod:`~blackjack.maths.backend`: the dealer's final-total distribution from any shoe, and who
+  computes the batches: the compiled kernel (``kernel.c``) or numpy
+  (:mod:`~blackjack.maths.batch`, the reference).
 * :mod:`~blackjack.maths.engine`: the memoized EV computations (stand, hit, double, split).
 * :mod:`~blackjack.maths.ev`: the EV of every option of one hand (:func:`analyze`), the
   insurance formula and the EV tie rule.
@@ -11,13 +14,8 @@ split EVs, the basic-strategy charts and the house edge, with the store that kee
 Import from here (or from :mod:`blackjack`), not from the modules.
 """
 
-from blackjack.maths.dealer import (
-    OUTCOMES,
-    DealerOutcome,
-    dealer_probabilities,
-    decode,
-    prepare_dealer_tables,
-)
+from blackjack.maths.backend import dealer_probabilities, prepare_dealer_tables
+from blackjack.maths.dealer import OUTCOMES, DealerOutcome, decode
 from blackjack.maths.engine import Engine, HandChart, engine_for
 from blackjack.maths.ev import (
     EV_TIE,

@@ -8,27 +8,15 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from functools import cache
 from typing import Protocol
-
-import numpy as np
-import numpy.typing as npt
 
 from blackjack.cards import Composition, full_composition, remove_cards
 
 # Imported under the names the split code below was written with (the split EV is being
 # rewritten apart; the names stay so that the two changes merge without touching it).
 from blackjack.hand import is_points_blackjack as is_blackjack
-from blackjack.maths.dealer import (
-    MASKS,
-    SHIFTS,
-    UNITS,
-    DealerCache,
-    IntArray,
-    decode,
-    encode,
-    encode_rows,
-)
+from blackjack.maths.backend import KernelDealerCache, clear_dealers, dealer_cache
+from blackjack.maths.dealer import MASKS, SHIFTS, UNITS, decode, encode
 from blackjack.maths.splits import largest_removal, split_value
 from blackjack.moves import MOVE_ORDER, Move
 from blackjack.round.legal import legal_moves_for_points as legal_moves
@@ -41,35 +29,6 @@ class HandChart(Protocol):
     def move_for(self, hand: Sequence[int], up: int, legal: frozenset[Move]) -> Move: ...
 
     def move_for_total(self, total: int, soft: bool, up: int, legal: frozenset[Move]) -> Move: ...
-
-
-@cache
-def _multisets(limit: int) -> tuple[Composition, ...]:
-    """Every multiset of cards (as counts) whose points add up to at most ``limit``."""
-    out: list[Composition] = []
-
-    def walk(counts: list[int], smallest: int, room: int) -> None:
-        out.append(tuple(counts))
-        for card in range(smallest, min(room, 10) + 1):
-            counts[card - 1] += 1
-            walk(counts, card, room - card)
-            counts[card - 1] -= 1
-
-    walk([0] * 10, 1, max(limit, 0))
-    return tuple(out)
-
-
-@cache
-def _multiset_array(limit: int) -> npt.NDArray[np.int64]:
-    return np.array(_multisets(limit), dtype=np.int64).reshape(-1, 10)
-
-
-def _shoes_less(comp: Composition, limit: int) -> IntArray:
-    """``comp`` less each multiset of at most ``limit`` points it holds, the empty shoe apart,
-    as a (B, 10) array."""
-    rest = np.array(comp, dtype=np.int64) - _multiset_array(limit)
-    out: IntArray = rest[(rest >= 0).all(axis=1) & (rest.sum(axis=1) > 0)]
-    return out
 
 
 class Engine:
@@ -91,6 +50,12 @@ class Engine:
         self._bj_shift = SHIFTS[self.bj_index]
         self._bj_mask = MASKS[self.bj_index]
         self.dealer = dealer_cache(up, self.h17)
+        # The compiled kernel's hand values (:meth:`_solve`), where the kernel computes.
+        self._hands = (
+            self.dealer.hands()
+            if isinstance(self.dealer, KernelDealerCache) and chart is None
+            else None
+        )
         self._prepared: set[tuple[Composition, int, bool, int]] = set()
         self.full_shoe_ready = False
         self._rows = self.dealer.rows[self.peek]
@@ -114,22 +79,22 @@ class Engine:
         if key in self._prepared:
             return
         self._prepared.add(key)
-        need = [_shoes_less(comp, 21 - sum(cards))]
+        need = [(comp, 21 - sum(cards))]
         families = [(comp, sum(cards), 1 in cards)]
         if len(cards) == 2 and cards[0] == cards[1]:
             pair = cards[0]
             split_bases = self._split_bases(comp, pair, self.rules.max_hands - split_hands)
-            need += [_shoes_less(base, 21 - pair) for base in split_bases]
+            need += [(base, 21 - pair) for base in split_bases]
             if pair != 1 or self.rules.hit_split_aces:
                 families += [(base, pair, pair == 1) for base in split_bases]
-        self.dealer.fill(np.concatenate(need))
+        self.dealer.fill_less(need)
         if len(families) > 1 and self.chart is None and sum(comp) >= _SOLVE_MIN_CARDS:
             self._solve(families, memos=1)
 
     def prepare_full_shoe(self) -> None:
         """:meth:`prepare` for every two-card hand dealt from a full shoe against this up."""
         base = remove_cards(full_composition(self.rules.decks), [self.up])
-        need = [_shoes_less(base, 21)]
+        need = [(base, 21)]
         # Every hand dealt from this shoe first (its hit-or-stand values fill the play() memos:
         # the two-card hands' hits and the chart's three-card rows walk none in Python), then
         # the split hands'.
@@ -138,18 +103,15 @@ class Engine:
             if base[p - 1] >= 2:
                 comp = remove_cards(base, [p, p])
                 bases = self._split_bases(comp, p, self.rules.max_hands - 1)
-                need += [_shoes_less(b, 21 - p) for b in bases]
+                need += [(b, 21 - p) for b in bases]
                 if p != 1 or self.rules.hit_split_aces:
                     families += [(b, p, p == 1) for b in bases]
-        # The hands' values in numpy (blackjack.splits asks for the hands of up to
+        # The hands' values in bulk (blackjack.splits asks for the hands of up to
         # 2 * max_hands - 2 shoes; one Python call each was most of the time).
-        self.dealer.fill(np.concatenate(need))
+        self.dealer.fill_less(need)
         if self.chart is None and sum(base) >= _SOLVE_MIN_CARDS:
             self._solve(families, memos=1)
         self.full_shoe_ready = True
-
-    def _split_shoes(self, comp: Composition, pair: int, splits: int) -> list[IntArray]:
-        return [_shoes_less(base, 21 - pair) for base in self._split_bases(comp, pair, splits)]
 
     def _split_bases(self, comp: Composition, pair: int, splits: int) -> list[Composition]:
         """The shoes a split hand's second card is drawn from: ``comp`` less 0, 1, … more
@@ -166,93 +128,43 @@ class Engine:
 
     def _solve(self, families: Sequence[tuple[Composition, int, bool]], *, memos: int) -> None:
         """Value every hand that can grow from each family ``(shoe, hard, ace)`` by drawing
-        cards, with numpy: one step per hard total, from 21 down, instead of one Python call
-        per hand.  The first ``memos`` families fill the :meth:`play` memos; each other family
-        is a split hand's shoe (``hard`` the pair card) and fills the :meth:`split_hand` memo
-        of every second card (hit, stand or double), so that Python walks none of its hands.
-        Only saves time; :meth:`_play_code` and :meth:`split_hand` compute the same values
-        (up to the order of the sums).  The caller makes sure the shoes are large enough that
-        no hand here empties them, and has filled the dealer vectors."""
-        lefts, codes, hards, aces, kids = [], [], [], [], []
-        offset = 0
-        offsets = []
-        for comp, hard, ace in families:
-            offsets.append(offset)
-            cards, card_codes, points, child = _play_layout(21 - hard)
-            lefts.append(np.array(comp, dtype=np.int64) - cards)
-            codes.append(encode(comp) - card_codes)
-            hards.append(hard + points)
-            aces.append(cards[:, 0] > 0 if not ace else np.ones(len(cards), dtype=bool))
-            kids.append(np.where(child >= 0, child + offset, -1))
-            offset += len(cards)
-        left = np.concatenate(lefts)
-        # Only the hands whose shoe exists (from one deck about half of them): a hand drawing
-        # a card the shoe lacks is weighed by its count 0, so it becomes "no child" (-1).
-        kept = np.flatnonzero((left >= 0).all(axis=1))
-        renumber = np.full(len(left) + 1, -1, dtype=np.int64)  # the last: -1 stays -1
-        renumber[kept] = np.arange(len(kept))
-        left = left[kept]
-        code = np.concatenate(codes)[kept]
-        hard_of = np.concatenate(hards)[kept]
-        ace_of = np.concatenate(aces)[kept]
-        child = renumber[np.concatenate(kids)[kept]]
-        n = left.sum(axis=1)
-        total = np.where(ace_of & (hard_of <= 11), hard_of + 10, hard_of)
-        rows = self.dealer.rows_for(code, peek=self.peek)
-        stand = rows[np.arange(len(code)), np.maximum(total - 16, 0)]
-        # Drawing a card that busts costs the mass of the shoe it leaves.
-        if self.peek and self.bj_index >= 0:
-            b = left[:, self.bj_index, None] - (np.arange(10) == self.bj_index)
-            bust = b / np.maximum(n - 1, 1)[:, None] - 1.0
-        else:
-            bust = np.full(left.shape, -1.0)
-        value = np.zeros(len(code))
-        order = np.argsort(-hard_of, kind="stable")
-        levels = np.flatnonzero(np.diff(hard_of[order])) + 1
-        for level in np.split(order, levels):
-            kid = child[level]
-            worth = np.where(kid >= 0, value[kid], bust[level])
-            hit = (left[level] * worth).sum(axis=1) / np.maximum(n[level], 1)
-            value[level] = np.where(total[level] < 21, np.maximum(stand[level], hit), stand[level])
-        if memos:
-            end = offsets[memos] if memos < len(families) else len(renumber) - 1
-            mine = np.arange(int(np.searchsorted(kept, end)))
-            keys = 2 * hard_of[mine] + ace_of[mine]
-            for key in range(len(self._play)):
-                these = mine[keys == key]
-                if len(these):
-                    self._play[key].update(
-                        zip(code[these].tolist(), value[these].tolist(), strict=True)
-                    )
-        # The split hands [pair, second]: their one-card nodes, hit-or-stand and double.
-        nodes, pairs, seconds = [], [], []
-        for f in range(memos, len(families)):
-            pair = families[f][1]
-            first_card = _play_layout(21 - pair)[3][0]  # the empty hand's children
-            for second in range(1, 11):
-                nodes.append(offsets[f] + int(first_card[second - 1]))
-                pairs.append(pair)
-                seconds.append(second)
-        if not nodes:
+        cards, in bulk (the kernel, or numpy one step per hard total from 21 down) instead of
+        one Python call per hand.  The first ``memos`` families fill the :meth:`play` memos (the
+        kernel keeps those values itself: :meth:`_play_code` asks it); each other family is a
+        split hand's shoe (``hard`` the pair card) and fills the :meth:`split_hand` memo of
+        every second card (hit, stand or double), so that Python walks none of its hands.  Only
+        saves time; :meth:`_play_code` and :meth:`split_hand` compute the same values (up to
+        the order of the sums).  The caller makes sure the shoes are large enough that no hand
+        here empties them, and has filled the dealer vectors."""
+        if self._hands is not None:
+            assert isinstance(self.dealer, KernelDealerCache)
+            kernel, peek, bj = self.dealer.kernel, self.peek, self.bj_index
+            for f, second, shoe, hit, stand, double in self._hands.solve(
+                kernel, families, memos, peek, bj
+            ):
+                self._keep_split_hand(families[f][1], second, shoe, hit, stand, double)
             return
-        found = renumber[np.array(nodes, dtype=np.int64)]
-        node = np.maximum(found, 0)  # the rows of the hands whose shoe lacks the card: unused
-        kid = child[node]
-        after = np.where(kid >= 0, stand[np.maximum(kid, 0)], bust[node])
-        double = 2.0 * (left[node] * after).sum(axis=1) / np.maximum(n[node], 1)
-        ok = ((found >= 0) & (n[node] > 0)).tolist()
-        hits, stands = value[node].tolist(), stand[node].tolist()
-        doubles, shoes = double.tolist(), code[node].tolist()
-        for j, (pair, second) in enumerate(zip(pairs, seconds, strict=True)):
-            if not ok[j]:
-                continue
-            legal = self._legal_after_split(pair, second)
-            hand_ev = hits[j] if Move.HIT in legal else stands[j]
-            if Move.DOUBLE in legal:
-                hand_ev = max(hand_ev, doubles[j])
-            if Move.SURRENDER in legal:
-                hand_ev = max(hand_ev, self.surrender(decode(shoes[j])))
-            self._split_hand[(shoes[j], pair, second)] = hand_ev
+        from blackjack.maths.batch import DealerCache, solve_hands
+
+        assert isinstance(self.dealer, DealerCache)
+        kept, solved = solve_hands(self.dealer, families, memos, self.peek, self.bj_index)
+        for key, codes, values in kept:
+            self._play[key].update(zip(codes, values, strict=True))
+        for f, second, shoe, hit, stand, double in solved:
+            self._keep_split_hand(families[f][1], second, shoe, hit, stand, double)
+
+    def _keep_split_hand(
+        self, pair: int, second: int, shoe: int, hit: float, stand: float, double: float
+    ) -> None:
+        """The :meth:`split_hand` memo of [pair, second] on the shoe ``shoe`` from the values
+        :meth:`_solve` found: the best legal move after a split."""
+        legal = self._legal_after_split(pair, second)
+        hand_ev = hit if Move.HIT in legal else stand
+        if Move.DOUBLE in legal:
+            hand_ev = max(hand_ev, double)
+        if Move.SURRENDER in legal:
+            hand_ev = max(hand_ev, self.surrender(decode(shoe)))
+        self._split_hand[(shoe, pair, second)] = hand_ev
 
     def _legal_after_split(self, pair: int, second: int) -> frozenset[Move]:
         """The moves of a split hand [pair, second] (not split again here)."""
@@ -307,6 +219,10 @@ class Engine:
             return -self._mass(code, n)
         memo = self._play[2 * hard + ace]
         value = memo.get(code)
+        if value is None and self._hands is not None:
+            value = self._hands.get(code, 2 * hard + ace)
+            if value is not None:
+                memo[code] = value
         if value is None:
             total = hard + 10 if ace and hard <= 11 else hard
             row = self._rows.get(code) or self.dealer.stand_row(code, peek=self.peek)
@@ -330,11 +246,7 @@ class Engine:
             count = (code >> shift) & mask
             if count:
                 out.append((i, count, code - unit))
-        known, bulk = self.dealer.rows[False], self.dealer.bulk_at
-        for kid in out:
-            if kid[2] not in known and kid[2] not in bulk:
-                self.dealer.prefetch(code, n, out)
-                break
+        self.dealer.ensure(code, n, out)
         return out
 
     def _bust_mass(self, code: int, n: int, room: int, busting: int) -> float:
@@ -456,25 +368,6 @@ class Engine:
         return value
 
 
-@cache
-def _play_layout(limit: int) -> tuple[IntArray, IntArray, IntArray, IntArray]:
-    """The multisets of at most ``limit`` points (:func:`_multiset_array`) with their codes,
-    their points and, for each rank, the index of the multiset with one card of it more
-    (-1 past ``limit``): the hands :meth:`Engine._solve` grows from one hand."""
-    cards = _multiset_array(limit)
-    codes = encode_rows(cards)
-    points: IntArray = cards @ np.arange(1, 11, dtype=np.int64)
-    order = np.argsort(codes)
-    known = codes[order]
-    child = np.full((len(cards), 10), -1, dtype=np.int64)
-    for i in range(10):
-        wanted = codes + UNITS[i]
-        at = np.minimum(np.searchsorted(known, wanted), len(known) - 1)
-        found = known[at] == wanted
-        child[found, i] = order[at[found]]
-    return cards, codes, points, child
-
-
 # Shoes at least this large: no hand :meth:`Engine._solve` grows empties them.
 _SOLVE_MIN_CARDS = 30
 
@@ -483,18 +376,6 @@ _RANKS: tuple[tuple[tuple[int, int, int, int], ...], ...] = tuple(
     tuple((i, SHIFTS[i], MASKS[i], UNITS[i]) for i in range(limit)) for limit in range(11)
 )
 _HIT_STAND = frozenset({Move.HIT, Move.STAND})
-_DEALERS: dict[tuple[int, bool], DealerCache] = {}
-
-
-def dealer_cache(up: int, h17: bool) -> DealerCache:
-    """One dealer cache per up card and soft-17 rule, shared by every rule set and chart;
-    emptied when it grows past about 400,000 compositions (some 150 MB)."""
-    cache = _DEALERS.get((up, h17))
-    if cache is None or len(cache) > 400_000:
-        cache = _DEALERS[(up, h17)] = DealerCache(up, h17)
-    return cache
-
-
 _ENGINES: OrderedDict[tuple[Rules, int, int], Engine] = OrderedDict()
 # The app's request threads and its background chart job share the engines: without the lock
 # one thread's eviction or clear_caches() between another's lookup and move_to_end() raised
@@ -520,4 +401,4 @@ def clear_caches() -> None:
     """Forget every memoized EV and dealer vector (to free memory, or to time a cold start)."""
     with _ENGINES_LOCK:
         _ENGINES.clear()
-        _DEALERS.clear()
+        clear_dealers()

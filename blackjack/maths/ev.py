@@ -43,10 +43,12 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from blackjack.cards import Composition, full_composition, remove_cards
-from blackjack.hand import is_points_blackjack
-from blackjack.maths.dealer import DealerOutcome, dealer_probabilities
+from blackjack.hand import is_pair, is_points_blackjack
+from blackjack.maths.backend import dealer_probabilities
+from blackjack.maths.dealer import DealerOutcome
 from blackjack.maths.engine import HandChart, engine_for
 from blackjack.moves import MOVE_ORDER, Move
 from blackjack.round.legal import legal_moves_for_points
@@ -211,6 +213,40 @@ def analyze(
     ({<Move.STAND: 'stand'>: 1.5}, -0.0388)
     """
     hand = tuple(hand)
+    if pair is None:  # as the legality asks it: the same answer, one key for the kept ones
+        pair = is_pair(hand, rules)
+    if not removed:
+        # From the full shoe: kept (the chart, the tables and the drill ask for the same ones).
+        return _full_shoe(rules, hand, up, split_hands, from_split, pair)
+    return _analyze(rules, hand, up, tuple(removed), split_hands, from_split, pair)
+
+
+@lru_cache(maxsize=4096)
+def _full_shoe(
+    rules: Rules,
+    hand: tuple[int, ...],
+    up: int,
+    split_hands: int,
+    from_split: bool,
+    pair: bool,
+) -> Analysis:
+    return _analyze(rules, hand, up, (), split_hands, from_split, pair)
+
+
+def forget_analyses() -> None:
+    """Forget the full-shoe analyses kept (:func:`analyze`)."""
+    _full_shoe.cache_clear()
+
+
+def _analyze(
+    rules: Rules,
+    hand: tuple[int, ...],
+    up: int,
+    removed: tuple[int, ...],
+    split_hands: int,
+    from_split: bool,
+    pair: bool,
+) -> Analysis:
     if len(hand) < 2:
         raise ValueError("a hand has at least two cards")
     legal = legal_moves_for_points(

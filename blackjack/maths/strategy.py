@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 from blackjack.cards import full_composition
@@ -33,6 +34,7 @@ from blackjack.maths.ev import (
     Analysis,
     analyze,
     best_by_ev,
+    forget_analyses,
     prepare_full_shoe,
     rank_by_ev,
     round_ev,
@@ -196,24 +198,25 @@ class Chart:
 # --- building the chart -----------------------------------------------------------------
 
 
-def _members(kind: str, row: int) -> Iterator[tuple[int, ...]]:
+@cache
+def _members(kind: str, row: int) -> tuple[tuple[int, ...], ...]:
     """The hands averaged in a cell: two-card hands, or three-card where there are none."""
     if kind == "pair":
-        yield (row, row)
-        return
-    found = False
-    for a, b in itertools.combinations_with_replacement(range(1, 11), 2):
-        if (
-            a != b
-            and points_total([a, b]) == (row, kind == "soft")
-            and not is_points_blackjack([a, b])
-        ):
-            found = True
-            yield (a, b)
-    if not found:
-        for hand in itertools.combinations_with_replacement(range(1, 11), 3):
-            if points_total(hand) == (row, kind == "soft"):
-                yield hand
+        return ((row, row),)
+    two = tuple(
+        (a, b)
+        for a, b in itertools.combinations_with_replacement(range(1, 11), 2)
+        if a != b
+        and points_total([a, b]) == (row, kind == "soft")
+        and not is_points_blackjack([a, b])
+    )
+    if two:
+        return two
+    return tuple(
+        hand
+        for hand in itertools.combinations_with_replacement(range(1, 11), 3)
+        if points_total(hand) == (row, kind == "soft")
+    )
 
 
 def _dealt_probability(rules: Rules, hand: Sequence[int], up: int) -> float:
@@ -265,6 +268,7 @@ _CHARTS: dict[Rules, Chart] = {}
 def clear_caches() -> None:
     """Forget charts and EVs kept in memory (the store keeps its tables)."""
     _CHARTS.clear()
+    forget_analyses()
     ev_clear_caches()
 
 

@@ -171,6 +171,6 @@ def walk_sequences(up: int, h17: bool) -> dict[tuple[int, ...], list[int]]:
 @pytest.mark.parametrize("h17", [False, True])
 @pytest.mark.parametrize("up", [1, 2, 6, 10])
 def test_the_final_multisets_count_every_legal_sequence(up, h17):
-    from blackjack.maths.dealer import _final_multisets
+    from blackjack.maths.dealer import final_multisets
 
-    assert _final_multisets(up, h17) == walk_sequences(up, h17)
+    assert final_multisets(up, h17) == walk_sequences(up, h17)

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from blackjack import full_composition, remove_cards
-from blackjack.maths.dealer import DealerCache, contract, dealer_matrix, encode_rows, stand_rows
-from blackjack.maths.engine import _shoes_less
+from blackjack.maths.batch import DealerCache, contract, dealer_matrix, encode_rows, stand_rows
+from blackjack.maths.batch import shoes_less as _shoes_less
 
 
 def batch(decks: int, up: int, limit: int = 21) -> np.ndarray:
