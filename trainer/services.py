@@ -296,19 +296,13 @@ def index_insurance_evs(
     """The insurance decision of ``hand`` against an ace at true count ``t``: INSURE is what
     taking insurance adds (:func:`blackjack.insurance_gain`), DECLINE 0, on the shoe the index
     computation used for that count (:func:`blackjack.counting.count_shoe` at the table's
-    depth), as the index table's insurance play was found.  Kept in the cache like
-    :func:`index_evs`."""
+    depth), as the index table's insurance play was found.  Not cached: a few sums over the
+    shoe (the hand fixes only which shoes fit)."""
     points = list(hand)
-    cells = "-".join(map(str, points))
-    key = f"trainer:index-insurance:{rules.key()}:{system.key}:{cards_left}:{t}:{cells}"
-    kept = cache.get(key)
-    if kept is None:
-        shoe = count_shoe(system, rules.decks, cards_left, t)
-        if removed_for(rules, shoe, [*points, 1]) is None:
-            raise NoIndexTable(f"{points} v 1 do not fit the shoe at {t}")
-        kept = float(insurance_gain(rules, points, shoe))
-        cache.set(key, kept, INDEX_EV_SECONDS)
-    return {Move.INSURE: float(kept), Move.DECLINE: 0.0}
+    shoe = count_shoe(system, rules.decks, cards_left, t)
+    if removed_for(rules, shoe, [*points, 1]) is None:
+        raise NoIndexTable(f"{points} v 1 do not fit the shoe at {t}")
+    return {Move.INSURE: float(insurance_gain(rules, points, shoe)), Move.DECLINE: 0.0}
 
 
 # How many index plays and counts are tried for one deal whose exact EVs agree with the
