@@ -117,7 +117,7 @@ def table_name(table: Table) -> str:
 
 
 def rules_line(rules: Rules) -> str:
-    """The rules of a table in one line: "6 decks · dealer stands on all 17 · 3:2 · …".
+    """The rules of a table in one line: "6 decks · dealer stands on soft 17 · 3:2 · …".
 
     The house rules' choices are always named; any other rule only where a table departs
     from the house rules, so that a variant's line says everything that sets it apart.
@@ -138,7 +138,7 @@ def _rules_line(rules: Rules, _language: str | None) -> str:
         surrender = _("late surrender, not against an ace")
     parts = [
         ngettext("%(n)d deck", "%(n)d decks", rules.decks) % {"n": rules.decks},
-        _("dealer hits soft 17") if rules.dealer_hits_soft_17 else _("dealer stands on all 17s"),
+        _("dealer hits soft 17") if rules.dealer_hits_soft_17 else _("dealer stands on soft 17"),
         f"{rules.blackjack_pays.numerator}:{rules.blackjack_pays.denominator}",
         _("double after split") if rules.double_after_split else _("no double after split"),
         surrender,

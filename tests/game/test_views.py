@@ -123,14 +123,14 @@ def test_variant_picker_leads_to_the_preset_table(client, tables):
 @pytest.mark.parametrize(
     ("slug", "line"),
     [
-        ("scribes", "6 decks · dealer stands on all 17s · 3:2 · double after split · no surrender"),
-        ("sixdeck", "6 decks · dealer stands on all 17s · 3:2 · double after split"
+        ("scribes", "6 decks · dealer stands on soft 17 · 3:2 · double after split · no surrender"),
+        ("sixdeck", "6 decks · dealer stands on soft 17 · 3:2 · double after split"
          " · late surrender, not against an ace · the dealer peeks under an ace only"
          " · no double on soft hands · aces may be resplit"),
-        ("live", "8 decks · dealer stands on all 17s · 3:2 · no double after split · no surrender"
+        ("live", "8 decks · dealer stands on soft 17 · 3:2 · no double after split · no surrender"
          " · split to 2 hands at most · split pairs of equal rank only"
          " · a blackjack against 2 to 9 is paid at once"),
-        ("european", "6 decks · dealer stands on all 17s · 3:2 · double after split · no surrender"
+        ("european", "6 decks · dealer stands on soft 17 · 3:2 · double after split · no surrender"
          " · no hole card · no insurance"),
     ],
 )  # fmt: skip
