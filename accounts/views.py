@@ -120,7 +120,7 @@ def login_view(request: HtmxHttpRequest) -> HttpResponse:
             if not is_supported(language):
                 language = translation.get_language()
             with translation.override(language):
-                messages.success(request, _("You are signed in."))
+                messages.success(request, _("You are logged in."))
             response = _redirect_in_language(request, language)
             remember_device(request=request, response=response, username=user.get_username())
             return response
@@ -132,7 +132,7 @@ def login_view(request: HtmxHttpRequest) -> HttpResponse:
 @require_POST
 def logout_view(request: HtmxHttpRequest) -> HttpResponse:
     logout(request)
-    messages.success(request, _("You are signed out."))
+    messages.success(request, _("You are logged out."))
     return redirect("core:home")
 
 
