@@ -73,7 +73,7 @@ def test_sign_up_then_log_out_and_in(page, live_server):
     page.locator("#id_password2").fill(PASSWORD)
     page.get_by_role("button", name="Створити обліковий запис").click()
     page.wait_for_url(f"{live_server.url}/cs/")
-    assert page.get_by_role("status").inner_text() == "Vítejte v Síni Thovta, Khufu."
+    assert page.get_by_role("status").inner_text() == "Vítejte v\u00a0Síni Thovta, Khufu."
     user = User.objects.get(username="khufu")
     assert (user.role, user.preferred_language) == ("teacher", "cs")
 
