@@ -1,9 +1,10 @@
-"""The glossary's forbidden renderings never appear in a catalogue.
+"""The glossary's forbidden renderings never appear in a catalogue or an article.
 
 ``locale/GLOSSARY.md`` lists, per language, words the reviews ruled out (a Czech shoe is not
 «botník», an Armenian one is not «կոշիկ»). The test reads that table, so a new ruling is one row in
 the glossary and nothing here; it matches whole words, case-insensitively, and ``*`` stands for
-any ending.
+any ending. An article is read as prose: its figures (``{{ … }}``), tags (``{% … %}``), heading
+anchors (``{#…}``) and link targets (``](…)``) are code names, not words a reader sees.
 """
 
 from __future__ import annotations
@@ -57,6 +58,14 @@ def violations(po: polib.POFile, renderings: list[str]) -> list[str]:
     return found
 
 
+CODE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#[^}]*\}|\]\([^)]*\)", re.DOTALL)
+
+
+def article_violations(text: str, renderings: list[str]) -> list[str]:
+    prose = CODE.sub(" ", text)
+    return [rendering for rendering in renderings if pattern(rendering).search(prose)]
+
+
 def catalogue(language: str) -> polib.POFile:
     return polib.pofile(str(ROOT / "locale" / language / "LC_MESSAGES" / "django.po"))
 
@@ -72,6 +81,22 @@ def test_the_glossary_rules_out_something_in_every_language():
 def test_no_catalogue_uses_a_forbidden_rendering(language):
     rules = forbidden_renderings(GLOSSARY.read_text(encoding="utf-8"))
     assert violations(catalogue(language), rules[language]) == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_article_uses_a_forbidden_rendering(language):
+    rules = forbidden_renderings(GLOSSARY.read_text(encoding="utf-8"))
+    found = {
+        path.name: words
+        for path in sorted((ROOT / "articles" / "content" / language).glob("*.md"))
+        if (words := article_violations(path.read_text(encoding="utf-8"), rules[language]))
+    }
+    assert found == {}
+
+
+def test_an_article_is_read_without_its_figures_anchors_and_links():
+    text = "Krupiér ({{ dealer_bust.6 }}) [pravidla](article:rules#dealer) {#dealer} engine"
+    assert article_violations(text, ["dealer*", "engine"]) == ["engine"]
 
 
 def bad_catalogue(*msgstrs: str) -> polib.POFile:
