@@ -227,7 +227,7 @@ def test_the_student_page_shows_counting_misses_as_counts(client, people):
     assert index.pk
     uk = client.get(url.replace("/en/", "/uk/")).content.decode()
     assert "Поточний рахунок (Hi-Lo): відповідь +1, а рахунок був +2." in uk
-    assert "при істинному рахунку +3 (Hi-Lo)" in uk
+    assert "за істинного рахунку +3 (Hi-Lo)" in uk
 
 
 def test_the_students_total_and_days_are_of_the_moves(client, people):
