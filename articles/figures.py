@@ -22,7 +22,7 @@ import logging
 import math
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from blackjack import (
@@ -67,7 +67,7 @@ from trainer.forms import PRESET_LABELS
 
 logger = logging.getLogger(__name__)
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: edge.h17
 HOUSE = PRESETS[DEFAULT_PRESET]
 UP_NAMES: dict[int, str] = {1: "A", **{p: str(p) for p in range(2, 11)}}
 
@@ -162,6 +162,8 @@ def figures_compute(rules: Rules = HOUSE, store: TableStore | None = None) -> di
     basic, cd = _edges(rules, store)
     f["edge.basic"], f["edge.cd"] = basic, cd
     f["edge.cd_gain"] = basic - cd
+    # The FAQ's soft-17 answer: the same rules with a dealer who hits soft 17.
+    f["edge.h17"] = _edges(replace(rules, dealer_hits_soft_17=True), store)[0]
     for preset, prules in PRESETS.items():
         pb, pcd = (basic, cd) if prules == rules else _edges(prules, store)
         f[f"preset.{preset}.edge"] = pb
