@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from articles.figures import HOUSE
+from core.display import payout_lazy
 from core.forms import ChoiceField, TypedChoiceField
 
 YES = "1"
@@ -22,7 +23,9 @@ class CalculatorForm(forms.Form):
         label=_("Decks"), coerce=int, choices=[(d, str(d)) for d in (1, 2, 4, 6, 8)]
     )
     h17 = forms.BooleanField(label=_("Dealer hits soft 17"), required=False)
-    bj_pays = ChoiceField(label=_("Blackjack pays"), choices=[("3:2", "3:2"), ("6:5", "6:5")])
+    bj_pays = ChoiceField(
+        label=_("Blackjack pays"), choices=[("3:2", payout_lazy(3, 2)), ("6:5", payout_lazy(6, 5))]
+    )
     peek = ChoiceField(
         label=_("Dealer peeks"),
         choices=[

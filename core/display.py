@@ -13,7 +13,7 @@ from decimal import Decimal
 
 from django.template.defaultfilters import floatformat
 from django.utils.formats import number_format
-from django.utils.functional import Promise
+from django.utils.functional import Promise, lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext
 
@@ -33,6 +33,19 @@ MOVE_LABELS: dict[Move, Promise] = {
 
 # The last two of a list of choices: "1 or 5", "1, 2 or 5".
 OR_LIST = _("%(some)s or %(last)s")
+
+
+def payout(won: int, bet: int) -> str:
+    """A payout ratio, "3:2": Czech writes it „3 : 2“ with no-break spaces, so the ratio is a
+    translatable pattern rather than the digits and a colon."""
+    return pgettext("a payout ratio, as in 'blackjack pays 3:2'", "%(won)d:%(bet)d") % {
+        "won": won,
+        "bet": bet,
+    }
+
+
+# For a form's choices, which are built once at import: the ratio in the reader's language.
+payout_lazy = lazy(payout, str)
 
 
 def signed(value: float | None) -> str:

@@ -14,6 +14,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from django.template.defaultfilters import floatformat
 from django.utils.functional import Promise
 from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
@@ -37,7 +38,7 @@ from blackjack import (
 )
 from blackjack.counting import SYSTEMS
 from core.cardnames import CARD_NAMES
-from core.display import MOVE_LABELS, CardView, card_view, fmt, or_list, signed
+from core.display import MOVE_LABELS, CardView, card_view, fmt, or_list, payout, signed
 from core.numbers import percent
 from core.per_language import per_language
 from game import ai
@@ -139,7 +140,7 @@ def _rules_line(rules: Rules, _language: str | None) -> str:
     parts = [
         ngettext("%(n)d deck", "%(n)d decks", rules.decks) % {"n": rules.decks},
         _("dealer hits soft 17") if rules.dealer_hits_soft_17 else _("dealer stands on soft 17"),
-        f"{rules.blackjack_pays.numerator}:{rules.blackjack_pays.denominator}",
+        payout(rules.blackjack_pays.numerator, rules.blackjack_pays.denominator),
         _("double after split") if rules.double_after_split else _("no double after split"),
         surrender,
     ]
@@ -532,25 +533,28 @@ def round_view(
     )
 
 
-def ev_lost_text(ev_lost: float, bet: Decimal) -> str:
+def ev_lost_text(ev_lost: float, bet: Decimal, *, as_loss: bool = True) -> str:
     """What a decision cost, in percent of the bet and in debens: "−22.39% of the bet
     (−44.78 debens)" (a true minus sign; the percentage signed as in the drills, its sign
-    placed as the language writes it: "−22,39 % sázky" in Czech).
+    placed as the language writes it: "−22,39 % sázky" in Czech).  A sentence that already
+    says "cost" takes the figures without the sign (``as_loss=False``): "the cost of Double
+    is 22.39% of the bet", not a cost of minus 22.39%.
 
     >>> from django.utils import translation
     >>> with translation.override("en"):
-    ...     ev_lost_text(0.2239, Decimal(200))
-    '−22.39% of the bet (−44.78 debens)'
+    ...     ev_lost_text(0.2239, Decimal(200)), ev_lost_text(0.2239, Decimal(200), as_loss=False)
+    ('−22.39% of the bet (−44.78 debens)', '22.39% of the bet (44.78 debens)')
     """
     cost = (Decimal(str(round(ev_lost, 6))) * bet).quantize(Decimal("0.01"))
+    if as_loss:
+        figure, amount = signed(-100.0 * ev_lost), f"−{fmt(cost)}" if cost else fmt(cost)
+    else:
+        figure, amount = str(floatformat(100.0 * ev_lost, 2)), fmt(cost)
     return ngettext(
         "%(percent)s of the bet (%(amount)s deben)",
         "%(percent)s of the bet (%(amount)s debens)",
         plural_count(cost),
-    ) % {
-        "percent": percent(signed(-100.0 * ev_lost)),
-        "amount": f"−{fmt(cost)}" if cost else fmt(cost),
-    }
+    ) % {"percent": percent(figure), "amount": amount}
 
 
 def _is_blackjack(codes: list[str]) -> bool:
@@ -685,7 +689,7 @@ def _warning(
         move_name=str(names[chosen.value]),
         best=best.value,
         best_name=str(names[best.value]),
-        cost=ev_lost_text(ev[best] - ev[chosen], bet),
+        cost=ev_lost_text(ev[best] - ev[chosen], bet, as_loss=False),
         options=[
             CoachOption(
                 move=m.value,

@@ -12,6 +12,7 @@ from django.utils.translation import pgettext_lazy
 
 from blackjack import DEFAULT_PRESET, PRESETS, DoubleOn, PairsBy, Peek, Rules, Surrender
 from blackjack.counting import DEFAULT_SYSTEM, SYSTEMS, CountSystem
+from core.display import payout_lazy
 from core.forms import ChoiceField
 
 AS_PRESET = ("", _("as in the rule set"))
@@ -95,7 +96,7 @@ class RulesForm(forms.Form):
     bj_pays = ChoiceField(
         label=_("Blackjack pays"),
         required=False,
-        choices=[AS_PRESET, ("3:2", "3:2"), ("6:5", "6:5")],
+        choices=[AS_PRESET, ("3:2", payout_lazy(3, 2)), ("6:5", payout_lazy(6, 5))],
     )
     double_on = ChoiceField(
         label=_("Double on"),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.utils import translation
 
@@ -37,6 +39,8 @@ def test_a_costly_move_is_held_back_with_every_option_s_ev(coached, learner):
     html = response.content.decode()
     assert response.status_code == 200
     assert "Wait: the cost of Double is" in html and "Play Double anyway" in html
+    # A cost is said without a minus sign: "the cost is −22.39%" would say it gains.
+    assert re.search(r"Wait: the cost of Double is [0-9][0-9.]*% of the bet \(", html)
     # Nothing was played or written.
     fresh = Round.objects.get(pk=rnd.pk)
     assert fresh.seq == 0 and fresh.review == []
