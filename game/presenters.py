@@ -547,7 +547,7 @@ def ev_lost_text(ev_lost: float, bet: Decimal, *, as_loss: bool = True) -> str:
     """
     cost = (Decimal(str(round(ev_lost, 6))) * bet).quantize(Decimal("0.01"))
     if as_loss:
-        figure, amount = signed(-100.0 * ev_lost), f"−{fmt(cost)}" if cost else fmt(cost)
+        figure, amount = signed(-100.0 * ev_lost), (f"−{fmt(cost)}" if cost else fmt(cost))
     else:
         figure, amount = str(floatformat(100.0 * ev_lost, 2)), fmt(cost)
     return ngettext(
